@@ -1,0 +1,62 @@
+-- The event log: the single source of truth (DESIGN.md, "The event log").
+--
+-- Global order is (transaction_id, position). position comes from a sequence and is allocated
+-- before commit, so a reader that followed position alone would skip rows of transactions that
+-- commit late; transaction_id (xid8) lets readers take only rows of transactions older than every
+-- transaction still running (pg_snapshot_xmin), which can never gain new rows below them.
+CREATE TABLE events (
+  position        bigint GENERATED ALWAYS AS IDENTITY,
+  transaction_id  xid8        NOT NULL DEFAULT pg_current_xact_id(),
+  event_id        uuid        NOT NULL,
+  stream_id       text        NOT NULL,
+  -- Owner-side streams are versioned for optimistic concurrency; consent streams are not (NULL).
+  stream_version  bigint,
+  type            text        NOT NULL,
+  schema_version  smallint    NOT NULL,
+  data            jsonb       NOT NULL,
+  metadata        jsonb       NOT NULL DEFAULT '{}'::jsonb,
+  recorded_at     timestamptz NOT NULL DEFAULT now(),
+  CONSTRAINT events_pkey PRIMARY KEY (position),
+  CONSTRAINT events_event_id_key UNIQUE (event_id),
+  CONSTRAINT events_stream_version_positive CHECK (stream_version IS NULL OR stream_version > 0)
+);
+
+-- Versioned streams only: keeps the hot consent insert path to three indexes.
+CREATE UNIQUE INDEX events_stream_version_key ON events (stream_id, stream_version)
+  WHERE stream_version IS NOT NULL;
+
+-- The gap-safe reading order of the relay, catch-up and replay.
+CREATE INDEX events_global_order ON events (transaction_id, position);
+
+-- Append-only, enforced by the database for every role. Only a purge or erasure job may remove or
+-- rewrite rows, and it must say so inside its own transaction (SET LOCAL consentry.maintenance)
+-- and record what it removed as events. This guards against mistakes; tampering by someone with
+-- superuser rights is what the seals (tamper evidence) detect.
+CREATE FUNCTION events_refuse_change() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+  IF coalesce(current_setting('consentry.maintenance', true), '') IN ('purge', 'erasure') THEN
+    IF TG_OP = 'DELETE' THEN RETURN OLD; END IF;
+    RETURN NEW;
+  END IF;
+  RAISE EXCEPTION 'events is append-only: % is not allowed', TG_OP
+    USING ERRCODE = 'insufficient_privilege',
+          HINT = 'Events are never changed; append a new event instead.';
+END;
+$$;
+
+CREATE TRIGGER events_append_only
+  BEFORE UPDATE OR DELETE ON events
+  FOR EACH ROW EXECUTE FUNCTION events_refuse_change();
+
+CREATE TRIGGER events_no_truncate
+  BEFORE TRUNCATE ON events
+  FOR EACH STATEMENT EXECUTE FUNCTION events_refuse_change();
+
+-- Where each reader of the log (the relay, every async projection) has got to.
+CREATE TABLE checkpoints (
+  name            text        PRIMARY KEY,
+  transaction_id  xid8        NOT NULL DEFAULT '0',
+  position        bigint      NOT NULL DEFAULT 0,
+  updated_at      timestamptz NOT NULL DEFAULT now()
+);

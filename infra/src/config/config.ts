@@ -1,0 +1,68 @@
+// Configuration from environment variables, validated once at start. Each mistake gets its own
+// line naming the variable, what it must be and what it was, so a wrong deployment fails loudly
+// before it touches any data.
+import { z } from 'zod';
+
+const emptyToUndefined = (value: unknown) => (value === '' ? undefined : value);
+
+const postgresUrl = z
+  .string()
+  .url('must be a URL such as postgres://user@host:5432/db')
+  .refine((value) => /^postgres(ql)?:\/\//.test(value), 'must start with postgres:// or postgresql://');
+
+const natsUrl = z
+  .string()
+  .refine(
+    (value) => value.split(',').every((part) => /^(nats|tls|ws|wss):\/\/[^\s]+$/.test(part.trim())),
+    'must be one or more comma-separated URLs such as nats://127.0.0.1:4222',
+  );
+
+const envSchema = z.object({
+  PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(65535).default(3000)),
+  HOST: z.preprocess(emptyToUndefined, z.string().min(1).max(255).default('0.0.0.0')),
+  PUBLIC_URL: z.preprocess(emptyToUndefined, z.string().url('must be a URL such as https://consent.example.com').optional()),
+  DATABASE_URL: z.preprocess(emptyToUndefined, postgresUrl.optional()),
+  DATABASE_POOL_SIZE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(2).max(200).default(10)),
+  NATS_URL: z.preprocess(emptyToUndefined, natsUrl.optional()),
+  NATS_STREAM: z.preprocess(
+    emptyToUndefined,
+    z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1–64 letters, digits, - or _').default('CONSENTRY_EVENTS'),
+  ),
+  NATS_SUBJECT_PREFIX: z.preprocess(
+    emptyToUndefined,
+    z.string().regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/, 'must be dot-separated tokens such as consentry.events').default('consentry.events'),
+  ),
+  DATA_DIR: z.preprocess(emptyToUndefined, z.string().min(1).default('.data')),
+  EMBEDDED_POSTGRES_PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1024).max(65535).default(54329)),
+  LOG_LEVEL: z.preprocess(
+    emptyToUndefined,
+    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ),
+});
+
+export type Config = z.infer<typeof envSchema> & { readonly publicUrl: string };
+
+export class ConfigError extends Error {
+  readonly code = 'CONFIG_INVALID';
+  constructor(readonly problems: readonly string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Reads and validates the configuration; throws ConfigError listing every problem at once. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => {
+      const name = String(issue.path[0] ?? 'environment');
+      const raw = env[name];
+      // Never echo secrets: a database or NATS URL may carry a password.
+      const shown = raw === undefined ? 'unset' : /URL$/.test(name) ? 'a value that was not accepted' : JSON.stringify(raw);
+      return `${name}: ${issue.message} (got ${shown})`;
+    });
+    throw new ConfigError(problems);
+  }
+  const config = parsed.data;
+  return { ...config, publicUrl: (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '') };
+}

@@ -1,0 +1,44 @@
+// Checkpoints of the log's readers (the relay, each async projection), stored beside the read
+// models so a reader's progress commits in the same transaction as its work.
+import type { Queryable } from '../db/pool';
+import { startOfLog, type Checkpoint } from './types';
+
+export async function readCheckpoint(db: Queryable, name: string): Promise<Checkpoint> {
+  const { rows } = await db.query<{ transaction_id: number; position: number }>({
+    name: 'read-checkpoint',
+    text: 'SELECT transaction_id, position FROM checkpoints WHERE name = $1',
+    values: [name],
+  });
+  const row = rows[0];
+  return row ? { transactionId: row.transaction_id, position: row.position } : startOfLog;
+}
+
+/**
+ * Reads a checkpoint and locks its row until the transaction ends, creating it if needed. Two
+ * writers of the same read model (a live projector and a replay) serialise on this lock.
+ */
+export async function lockCheckpoint(tx: Queryable, name: string): Promise<Checkpoint> {
+  await tx.query({
+    name: 'ensure-checkpoint',
+    text: 'INSERT INTO checkpoints (name) VALUES ($1) ON CONFLICT (name) DO NOTHING',
+    values: [name],
+  });
+  const { rows } = await tx.query<{ transaction_id: number; position: number }>({
+    name: 'lock-checkpoint',
+    text: 'SELECT transaction_id, position FROM checkpoints WHERE name = $1 FOR UPDATE',
+    values: [name],
+  });
+  const row = rows[0];
+  return row ? { transactionId: row.transaction_id, position: row.position } : startOfLog;
+}
+
+export async function writeCheckpoint(db: Queryable, name: string, checkpoint: Checkpoint): Promise<void> {
+  await db.query({
+    name: 'write-checkpoint',
+    text: `INSERT INTO checkpoints (name, transaction_id, position, updated_at)
+           VALUES ($1, $2::text::xid8, $3, now())
+           ON CONFLICT (name) DO UPDATE
+             SET transaction_id = EXCLUDED.transaction_id, position = EXCLUDED.position, updated_at = now()`,
+    values: [name, checkpoint.transactionId, checkpoint.position],
+  });
+}

@@ -1,0 +1,216 @@
+// The event store against the machine's real Postgres: append-only, idempotency, optimistic
+// concurrency, validation, and gap-safe reading under concurrent writers.
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../testing/database';
+import { consentAppendRequest, consentEvent } from '../testing/consent-events';
+import {
+  appendToStream,
+  ConcurrencyError,
+  createGroupCommitAppender,
+  readCommittedEvents,
+  readStream,
+  startOfLog,
+  type Checkpoint,
+  type NewEvent,
+  type StoredEvent,
+} from './index';
+
+let db: TestDatabase;
+beforeAll(async () => {
+  db = await createTestDatabase('event_store', { poolSize: 20 });
+});
+afterAll(async () => {
+  await db?.drop();
+});
+
+const websiteAdded = (websiteId: string, name = 'Shop'): NewEvent => ({
+  type: 'WebsiteAdded',
+  data: {
+    websiteId,
+    ownerId: randomUUID(),
+    name,
+    domain: 'shop.example.com',
+    embedCode: `emb_${websiteId.replace(/-/g, '').slice(0, 20)}`,
+    addedAt: new Date().toISOString(),
+  },
+});
+
+async function readAll(after: Checkpoint = startOfLog): Promise<StoredEvent[]> {
+  const all: StoredEvent[] = [];
+  let checkpoint = after;
+  for (;;) {
+    const batch = await readCommittedEvents(db.pool, checkpoint, { limit: 500 });
+    if (batch.length === 0) return all;
+    all.push(...batch);
+    const last = batch[batch.length - 1]!;
+    checkpoint = { transactionId: last.transactionId, position: last.position };
+  }
+}
+
+describe('the events table is append-only', () => {
+  it('refuses UPDATE, DELETE and TRUNCATE for the application role', async () => {
+    const websiteId = randomUUID();
+    await appendToStream(db.pool, `website-${websiteId}`, [websiteAdded(websiteId)]);
+    await expect(db.pool.query(`UPDATE events SET data = '{}' WHERE stream_id = $1`, [`website-${websiteId}`])).rejects.toThrow(
+      /events is append-only: UPDATE is not allowed/,
+    );
+    await expect(db.pool.query(`DELETE FROM events WHERE stream_id = $1`, [`website-${websiteId}`])).rejects.toThrow(
+      /events is append-only: DELETE is not allowed/,
+    );
+    await expect(db.pool.query('TRUNCATE events')).rejects.toThrow(/events is append-only: TRUNCATE is not allowed/);
+    const stored = await readStream(db.pool, `website-${websiteId}`);
+    expect(stored).toHaveLength(1);
+    expect(stored[0]?.data).toMatchObject({ websiteId, name: 'Shop' });
+  });
+});
+
+describe('when the same event id is appended twice', () => {
+  it('a versioned stream stores it once and answers the retry without changing the version', async () => {
+    const websiteId = randomUUID();
+    const event = { ...websiteAdded(websiteId), eventId: randomUUID() } as NewEvent;
+    const first = await appendToStream(db.pool, `website-${websiteId}`, [event], { expectedVersion: 'no_stream' });
+    const retry = await appendToStream(db.pool, `website-${websiteId}`, [event], { expectedVersion: 'no_stream' });
+    expect(first.stored).toHaveLength(1);
+    expect(first.nextExpectedVersion).toBe(1);
+    expect(retry.stored).toHaveLength(0);
+    expect(retry.nextExpectedVersion).toBe(1);
+    expect(await readStream(db.pool, `website-${websiteId}`)).toHaveLength(1);
+  });
+
+  it('the group-commit appender stores it once, also within one batch and in upper case', async () => {
+    const appender = createGroupCommitAppender(db.pool);
+    const websiteId = randomUUID();
+    const request = consentAppendRequest({ websiteId });
+    const upper = { ...request, event: { ...request.event, eventId: request.event.eventId.toUpperCase() } };
+    const results = await Promise.all([appender.append(request), appender.append(request), appender.append(upper)]);
+    const later = await appender.append(request);
+    await appender.close();
+    expect(results.map((result) => result.status).sort()).toEqual(['duplicate', 'duplicate', 'stored']);
+    expect(later.status).toBe('duplicate');
+    const { rows } = await db.pool.query('SELECT count(*)::int AS n FROM events WHERE event_id = $1', [request.event.eventId]);
+    expect(rows[0].n).toBe(1);
+  });
+});
+
+describe('when a writer expects a stale stream version', () => {
+  it('fails with a typed concurrency error naming both versions', async () => {
+    const websiteId = randomUUID();
+    const stream = `website-${websiteId}`;
+    await appendToStream(db.pool, stream, [websiteAdded(websiteId)], { expectedVersion: 'no_stream' });
+    const error = await appendToStream(db.pool, stream, [websiteAdded(websiteId, 'Other')], { expectedVersion: 'no_stream' }).catch(
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(ConcurrencyError);
+    expect(error).toMatchObject({ code: 'CONCURRENCY_CONFLICT', streamId: stream, expectedVersion: 0, actualVersion: 1 });
+  });
+
+  it('of two racing writers with the same expected version exactly one wins', async () => {
+    const websiteId = randomUUID();
+    const stream = `website-${websiteId}`;
+    await appendToStream(db.pool, stream, [websiteAdded(websiteId)]);
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 6 }, (_, index) =>
+        appendToStream(db.pool, stream, [websiteAdded(websiteId, `Name ${index}`)], { expectedVersion: 1 }),
+      ),
+    );
+    const won = outcomes.filter((outcome) => outcome.status === 'fulfilled');
+    const lost = outcomes.filter((outcome) => outcome.status === 'rejected');
+    expect(won).toHaveLength(1);
+    expect(lost).toHaveLength(5);
+    for (const outcome of lost) expect((outcome as PromiseRejectedResult).reason).toBeInstanceOf(ConcurrencyError);
+    expect((await readStream(db.pool, stream)).map((event) => event.streamVersion)).toEqual([1, 2]);
+  });
+});
+
+describe('when an event is unknown or invalid', () => {
+  it('is rejected at append with a clear error and nothing is stored', async () => {
+    const websiteId = randomUUID();
+    const unknown = { type: 'ConsentMaybe', data: {} } as unknown as NewEvent;
+    await expect(appendToStream(db.pool, `x-${websiteId}`, [unknown])).rejects.toThrow(/ConsentMaybe/);
+    const invalid = consentEvent({ websiteId: 'not-a-uuid' });
+    const appender = createGroupCommitAppender(db.pool);
+    await expect(appender.append({ streamId: 'consent-x', event: invalid })).rejects.toThrow(/ConsentGiven.*websiteId/s);
+    await expect(
+      appender.append({ streamId: 'consent-x', event: { ...consentEvent({ websiteId }), eventId: 'not-a-uuid' } }),
+    ).rejects.toThrow(/Event id must be a UUID/);
+    await appender.close();
+    const { rows } = await db.pool.query(`SELECT count(*)::int AS n FROM events WHERE stream_id IN ($1, 'consent-x')`, [`x-${websiteId}`]);
+    expect(rows[0].n).toBe(0);
+  });
+});
+
+describe('when many writers append while a reader tails the log', () => {
+  it('the reader sees every committed event exactly once, in one consistent order, including late commits', async () => {
+    const websiteId = randomUUID();
+    const expected = new Set<string>();
+    const seen: StoredEvent[] = [];
+    let writing = true;
+
+    // The tailing reader, polling from its checkpoint like the relay does.
+    const reader = (async () => {
+      let checkpoint = startOfLog;
+      for (;;) {
+        const done = !writing;
+        const batch = await readCommittedEvents(db.pool, checkpoint, { limit: 200, types: ['ConsentGiven', 'ConsentDeclined'] });
+        for (const event of batch) if ((event.data as { websiteId?: string }).websiteId === websiteId) seen.push(event);
+        const last = batch[batch.length - 1];
+        if (last) checkpoint = { transactionId: last.transactionId, position: last.position };
+        if (done && batch.length === 0) return;
+        if (batch.length === 0) await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+    })();
+
+    // Eight connections: each opens transactions that insert, sometimes wait before committing
+    // (so later positions commit first), sometimes roll back (those must never be seen).
+    const writers = Array.from({ length: 8 }, async (_, writer) => {
+      const client = await db.pool.connect();
+      try {
+        for (let round = 0; round < 25; round++) {
+          const events = Array.from({ length: 1 + ((writer + round) % 5) }, () => consentEvent({ websiteId }));
+          const rollBack = round % 11 === 7;
+          await client.query('BEGIN');
+          for (const event of events) {
+            await client.query(
+              `INSERT INTO events (event_id, stream_id, type, schema_version, data) VALUES ($1, $2, $3, 1, $4)`,
+              [event.eventId, `consent-${websiteId}`, event.type, JSON.stringify(event.data)],
+            );
+          }
+          if (round % 6 === writer % 6) await new Promise((resolve) => setTimeout(resolve, 30 + writer * 5));
+          await client.query(rollBack ? 'ROLLBACK' : 'COMMIT');
+          if (!rollBack) for (const event of events) expected.add(event.eventId);
+        }
+      } finally {
+        client.release();
+      }
+    });
+    // Group-commit appends run beside them.
+    const appender = createGroupCommitAppender(db.pool, { maxConcurrentBatches: 3 });
+    const grouped = Array.from({ length: 400 }, async () => {
+      const result = await appender.append(consentAppendRequest({ websiteId }));
+      expected.add(result.eventId);
+    });
+    await Promise.all([...writers, ...grouped]);
+    await appender.close();
+    writing = false;
+    await reader;
+
+    const ids = seen.map((event) => event.eventId);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(new Set(ids)).toEqual(expected);
+    for (let index = 1; index < seen.length; index++) {
+      const previous = seen[index - 1]!;
+      const current = seen[index]!;
+      const ordered =
+        current.transactionId > previous.transactionId ||
+        (current.transactionId === previous.transactionId && current.position > previous.position);
+      expect(ordered).toBe(true);
+    }
+    // The log really had out-of-order commits: some position arrived after a higher one.
+    const positions = seen.map((event) => event.position);
+    expect(positions.some((position, index) => index > 0 && position < positions[index - 1]!)).toBe(true);
+    // And a second full read gives the same order.
+    const again = (await readAll()).filter((event) => (event.data as { websiteId?: string }).websiteId === websiteId);
+    expect(again.map((event) => event.eventId)).toEqual(ids);
+  });
+});

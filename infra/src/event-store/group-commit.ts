@@ -1,0 +1,159 @@
+// The group-commit appender for the high-volume consent path (DESIGN.md, "The event log" item 6).
+// Appends are queued for a few milliseconds and written with one multi-row INSERT (arrays +
+// unnest), which is one transaction; each caller's promise settles only after its batch committed,
+// so an answered consent is a durable consent. Consent streams carry no version: idempotency by
+// event id is the only check, and a retried event is reported as a duplicate, not stored twice.
+import type { Db } from '../db/pool';
+import { prepareEvent } from './append';
+import { StoreUnavailableError } from './errors';
+import type { NewEvent } from './types';
+
+export interface GroupCommitOptions {
+  /** Most events in one INSERT. */
+  readonly maxBatchSize?: number;
+  /** How long the first queued event waits for company before its batch is written. */
+  readonly maxWaitMs?: number;
+  /** Batches written at the same time (each on its own connection). */
+  readonly maxConcurrentBatches?: number;
+  /** Queue bound: beyond it appends fail fast with StoreUnavailableError (back-pressure). */
+  readonly maxQueuedEvents?: number;
+  /** Called after each batch commits (metrics). */
+  readonly onBatchCommitted?: (size: number, durationMs: number) => void;
+}
+
+export interface GroupAppendRequest {
+  readonly streamId: string;
+  readonly event: NewEvent & { readonly eventId: string };
+}
+
+export interface GroupAppendResult {
+  readonly eventId: string;
+  readonly status: 'stored' | 'duplicate';
+}
+
+export interface GroupCommitAppender {
+  /** Validates (rejects at once for an invalid event), queues, resolves after its batch committed. */
+  append(request: GroupAppendRequest): Promise<GroupAppendResult>;
+  /** Writes what is queued, then refuses new appends. */
+  close(): Promise<void>;
+}
+
+interface Pending {
+  readonly streamId: string;
+  readonly eventId: string;
+  readonly type: string;
+  readonly schemaVersion: number;
+  readonly data: string;
+  readonly metadata: string;
+  readonly resolve: (result: GroupAppendResult) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+export function createGroupCommitAppender(pool: Db, options: GroupCommitOptions = {}): GroupCommitAppender {
+  const maxBatchSize = options.maxBatchSize ?? 1000;
+  const maxWaitMs = options.maxWaitMs ?? 2;
+  const maxConcurrentBatches = options.maxConcurrentBatches ?? 2;
+  const maxQueuedEvents = options.maxQueuedEvents ?? 100_000;
+
+  let queue: Pending[] = [];
+  let batchesInFlight = 0;
+  let lingerTimer: NodeJS.Timeout | undefined;
+  let closed = false;
+  const idleWaiters: Array<() => void> = [];
+
+  function append(request: GroupAppendRequest): Promise<GroupAppendResult> {
+    if (closed) return Promise.reject(new StoreUnavailableError('The event store is shutting down'));
+    if (queue.length >= maxQueuedEvents) {
+      return Promise.reject(new StoreUnavailableError('The event store is overloaded; try again shortly'));
+    }
+    let prepared: ReturnType<typeof prepareEvent>;
+    try {
+      prepared = prepareEvent(request.event);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return new Promise<GroupAppendResult>((resolve, reject) => {
+      queue.push({ ...prepared, streamId: request.streamId, resolve, reject });
+      schedule();
+    });
+  }
+
+  function schedule(): void {
+    if (batchesInFlight >= maxConcurrentBatches || queue.length === 0) return;
+    if (queue.length >= maxBatchSize) {
+      writeNextBatch();
+    } else if (lingerTimer === undefined) {
+      lingerTimer = setTimeout(() => {
+        lingerTimer = undefined;
+        if (batchesInFlight < maxConcurrentBatches && queue.length > 0) writeNextBatch();
+      }, maxWaitMs);
+    }
+  }
+
+  function writeNextBatch(): void {
+    if (lingerTimer !== undefined) {
+      clearTimeout(lingerTimer);
+      lingerTimer = undefined;
+    }
+    const batch = queue.slice(0, maxBatchSize);
+    queue = queue.slice(batch.length);
+    batchesInFlight++;
+    const started = performance.now();
+    void writeBatch(pool, batch)
+      .then((storedIds) => {
+        options.onBatchCommitted?.(batch.length, performance.now() - started);
+        settle(batch, storedIds);
+      })
+      .catch((error: unknown) => {
+        const failure = new StoreUnavailableError('The event store could not commit the events', { cause: error });
+        for (const pending of batch) pending.reject(failure);
+      })
+      .finally(() => {
+        batchesInFlight--;
+        // Events that queued up while this batch was written have waited long enough.
+        if (queue.length > 0 && batchesInFlight < maxConcurrentBatches) writeNextBatch();
+        else if (queue.length === 0 && batchesInFlight === 0) for (const wake of idleWaiters.splice(0)) wake();
+      });
+  }
+
+  async function close(): Promise<void> {
+    closed = true;
+    while (queue.length > 0 && batchesInFlight < maxConcurrentBatches) writeNextBatch();
+    if (queue.length === 0 && batchesInFlight === 0) return;
+    await new Promise<void>((resolve) => idleWaiters.push(resolve));
+  }
+
+  return { append, close };
+}
+
+/** One INSERT for the whole batch; returns the ids that were new (the others were duplicates). */
+async function writeBatch(pool: Db, batch: readonly Pending[]): Promise<Set<string>> {
+  // The same event twice in one batch (a fast retry) is inserted once and answered twice.
+  const unique = new Map<string, Pending>();
+  for (const pending of batch) if (!unique.has(pending.eventId)) unique.set(pending.eventId, pending);
+  const rows = [...unique.values()];
+  const { rows: inserted } = await pool.query<{ event_id: string }>({
+    name: 'group-commit-append',
+    text: `INSERT INTO events (event_id, stream_id, type, schema_version, data, metadata)
+           SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::int2[], $5::jsonb[], $6::jsonb[])
+           ON CONFLICT (event_id) DO NOTHING
+           RETURNING event_id`,
+    values: [
+      rows.map((row) => row.eventId),
+      rows.map((row) => row.streamId),
+      rows.map((row) => row.type),
+      rows.map((row) => row.schemaVersion),
+      rows.map((row) => row.data),
+      rows.map((row) => row.metadata),
+    ],
+  });
+  return new Set(inserted.map((row) => row.event_id));
+}
+
+function settle(batch: readonly Pending[], storedIds: Set<string>): void {
+  for (const pending of batch) {
+    // The first of several identical ids in the batch takes the 'stored' answer.
+    const stored = storedIds.delete(pending.eventId);
+    pending.resolve({ eventId: pending.eventId, status: stored ? 'stored' : 'duplicate' });
+  }
+}

@@ -1,0 +1,13 @@
+// The event store: append (versioned and group-commit), gap-safe reads, checkpoints.
+export * from './types';
+export * from './errors';
+export { appendToStream, prepareEvent, type AppendOptions, type AppendResult } from './append';
+export {
+  createGroupCommitAppender,
+  type GroupAppendRequest,
+  type GroupAppendResult,
+  type GroupCommitAppender,
+  type GroupCommitOptions,
+} from './group-commit';
+export { readCommittedEvents, readCommittedHead, readStream, type ReadCommittedOptions } from './read';
+export { readCheckpoint, writeCheckpoint, lockCheckpoint } from './checkpoints';

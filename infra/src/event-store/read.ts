@@ -1,0 +1,63 @@
+// Reading the log in global order without gaps (DESIGN.md, "The event log" item 3).
+import type { EventType } from '@consentry/events';
+import type { Queryable } from '../db/pool';
+import { eventColumns, toStoredEvent, type EventRow } from './rows';
+import type { Checkpoint, StoredEvent } from './types';
+
+export interface ReadCommittedOptions {
+  readonly limit: number;
+  /** Only these event types (the checkpoint still moves past others when the caller advances it). */
+  readonly types?: readonly EventType[];
+}
+
+/**
+ * Events after `after` whose transactions can no longer be joined by new rows: only rows of
+ * transactions older than the oldest transaction still running are returned. A row of a slow
+ * transaction is therefore never skipped: it stays invisible until it commits and until every
+ * older transaction has finished, and then it sorts after the checkpoint.
+ */
+export async function readCommittedEvents(
+  db: Queryable,
+  after: Checkpoint,
+  options: ReadCommittedOptions,
+): Promise<StoredEvent[]> {
+  const filterByType = options.types !== undefined;
+  const { rows } = await db.query<EventRow>({
+    name: filterByType ? 'read-committed-events-of-types' : 'read-committed-events',
+    text: `SELECT ${eventColumns}
+             FROM events
+            WHERE (transaction_id, position) > ($1::text::xid8, $2::bigint)
+              AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+              ${filterByType ? 'AND type = ANY($4::text[])' : ''}
+            ORDER BY transaction_id, position
+            LIMIT $3`,
+    values: filterByType
+      ? [after.transactionId, after.position, options.limit, options.types]
+      : [after.transactionId, after.position, options.limit],
+  });
+  return rows.map(toStoredEvent);
+}
+
+/** The newest place a gap-safe reader can reach right now (the end of the committed log). */
+export async function readCommittedHead(db: Queryable): Promise<Checkpoint | null> {
+  const { rows } = await db.query<{ transaction_id: number; position: number }>({
+    name: 'read-committed-head',
+    text: `SELECT transaction_id, position
+             FROM events
+            WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+            ORDER BY transaction_id DESC, position DESC
+            LIMIT 1`,
+  });
+  const row = rows[0];
+  return row ? { transactionId: row.transaction_id, position: row.position } : null;
+}
+
+/** Every event of one stream, in stream order. */
+export async function readStream(db: Queryable, streamId: string): Promise<StoredEvent[]> {
+  const { rows } = await db.query<EventRow>({
+    name: 'read-stream',
+    text: `SELECT ${eventColumns} FROM events WHERE stream_id = $1 ORDER BY position`,
+    values: [streamId],
+  });
+  return rows.map(toStoredEvent);
+}

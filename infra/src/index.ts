@@ -1,0 +1,8 @@
+// Infrastructure shared by every service: configuration, Postgres, the event store, the bus.
+export * from './config/config';
+export * from './db/pool';
+export { migrateDatabase } from './db/migrate';
+export * from './event-store';
+export * from './bus';
+export { startEmbeddedPostgres, type RunningEmbeddedPostgres } from './embedded/embedded-postgres';
+export { createLogger, type Logger } from './logging/logger';

@@ -1,0 +1,93 @@
+// The relay: publishes every committed event of the log, in global order, to the bus. Exactly one
+// instance is active (advisory lock); it reads gap-safely from its checkpoint, publishes a batch,
+// and advances the checkpoint only after the bus acknowledged the whole batch. A crash between
+// publish and checkpoint republishes the batch, which the bus deduplicates by event id (and
+// projectors skip by checkpoint), so nothing is lost and nothing counts twice.
+import { readCheckpoint, readCommittedEvents, writeCheckpoint, type Bus, type Checkpoint, type Logger } from '@consentry/infra';
+import { toBusMessage } from '../runtime/bus-encoding';
+import { acquireLeadership, sleep } from '../runtime/leadership';
+
+export interface RelayOptions {
+  readonly connectionString: string;
+  readonly bus: Bus;
+  readonly subjectPrefix: string;
+  readonly logger: Logger;
+  /** Distinguishes relays of different buses sharing one database (tests). */
+  readonly name?: string;
+  readonly batchSize?: number;
+  /** Pause between polls when the log has nothing new. */
+  readonly idleMs?: number;
+  /** Called after each published batch (metrics, tests). */
+  readonly onPublished?: (count: number, checkpoint: Checkpoint) => void;
+}
+
+export interface Relay {
+  /** True while this instance holds the relay lock. */
+  isLeader(): boolean;
+  stop(): Promise<void>;
+}
+
+export function startRelay(options: RelayOptions): Relay {
+  const name = options.name ?? 'relay';
+  const batchSize = options.batchSize ?? 1000;
+  const idleMs = options.idleMs ?? 20;
+  const log = options.logger.child({ component: name });
+  const stopping = new AbortController();
+  let leader = false;
+
+  async function run(): Promise<void> {
+    while (!stopping.signal.aborted) {
+      const leadership = await acquireLeadership({
+        connectionString: options.connectionString,
+        lockName: `consentry:${name}`,
+        signal: stopping.signal,
+      });
+      if (!leadership) return;
+      leader = true;
+      log.info('relay is active');
+      let lost = false;
+      void leadership.lost.then(() => (lost = true));
+      try {
+        let checkpoint = await readCheckpoint(leadership.client, name);
+        let failures = 0;
+        while (!stopping.signal.aborted && !lost) {
+          const events = await readCommittedEvents(leadership.client, checkpoint, { limit: batchSize });
+          if (events.length === 0) {
+            await sleep(idleMs, stopping.signal);
+            continue;
+          }
+          try {
+            await options.bus.publish(events.map((event) => toBusMessage(options.subjectPrefix, event)));
+            failures = 0;
+          } catch (error) {
+            // The bus is unreachable: keep the checkpoint and publish the same batch again later.
+            failures++;
+            log.warn({ err: error, failures }, 'publishing to the bus failed; retrying');
+            await sleep(Math.min(5000, 100 * 2 ** Math.min(failures, 6)), stopping.signal);
+            continue;
+          }
+          const last = events[events.length - 1]!;
+          checkpoint = { transactionId: last.transactionId, position: last.position };
+          await writeCheckpoint(leadership.client, name, checkpoint);
+          options.onPublished?.(events.length, checkpoint);
+        }
+      } catch (error) {
+        if (!stopping.signal.aborted) log.warn({ err: error }, 'relay lost its database connection; restarting');
+      } finally {
+        leader = false;
+        await leadership.release();
+      }
+      await sleep(250, stopping.signal);
+    }
+  }
+
+  const running = run().catch((error: unknown) => log.error({ err: error }, 'relay stopped unexpectedly'));
+
+  return {
+    isLeader: () => leader,
+    async stop() {
+      stopping.abort();
+      await running;
+    },
+  };
+}

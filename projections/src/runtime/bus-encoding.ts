@@ -1,0 +1,26 @@
+// How committed events travel on the bus: one message per event, id = event id (the bus's
+// deduplication key), subject `${prefix}.${category}.${type}` so consumers can filter by family.
+import { categoryOf, isEventType, type EventType } from '@consentry/events';
+import type { DeliveredMessage, OutgoingMessage, StoredEvent } from '@consentry/infra';
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+export function subjectOf(prefix: string, type: string): string {
+  return `${prefix}.${isEventType(type) ? categoryOf(type) : 'unknown'}.${type}`;
+}
+
+export function toBusMessage(prefix: string, event: StoredEvent): OutgoingMessage {
+  return { subject: subjectOf(prefix, event.type), id: event.eventId, data: encoder.encode(JSON.stringify(event)) };
+}
+
+export function fromBusMessage(message: DeliveredMessage): StoredEvent {
+  return JSON.parse(decoder.decode(message.data)) as StoredEvent;
+}
+
+/** The narrowest subject filter that still covers every type a projection handles. */
+export function filterSubjectFor(prefix: string, types: readonly EventType[]): string {
+  const categories = new Set(types.map(categoryOf));
+  const [only] = categories;
+  return categories.size === 1 && only !== undefined ? `${prefix}.${only}.>` : `${prefix}.>`;
+}

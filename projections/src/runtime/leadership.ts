@@ -1,0 +1,67 @@
+// Single active instance per role (the relay, each projector): a Postgres session advisory lock held
+// on a dedicated connection. The lock dies with the connection, so when a leader's process dies a
+// waiting instance takes over; and the leader does its work on that same connection, so a leader
+// that lost its lock cannot keep writing checkpoints.
+import { createClient } from '@consentry/infra';
+import type pg from 'pg';
+
+export interface Leadership {
+  readonly client: pg.Client;
+  /** Settles (resolves) when the connection holding the lock is lost. */
+  readonly lost: Promise<void>;
+  release(): Promise<void>;
+}
+
+export interface AcquireOptions {
+  readonly connectionString: string;
+  readonly lockName: string;
+  readonly signal: AbortSignal;
+  readonly retryMs?: number;
+}
+
+/** Waits until this instance holds the lock, or resolves null once `signal` aborts. */
+export async function acquireLeadership(options: AcquireOptions): Promise<Leadership | null> {
+  const retryMs = options.retryMs ?? 1000;
+  while (!options.signal.aborted) {
+    const client = createClient(options.connectionString, `consentry ${options.lockName}`);
+    let lostConnection = () => undefined as void;
+    const lost = new Promise<void>((resolve) => (lostConnection = resolve));
+    client.on('error', () => lostConnection());
+    client.on('end', () => lostConnection());
+    try {
+      await client.connect();
+      const { rows } = await client.query<{ locked: boolean }>(
+        'SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked',
+        [options.lockName],
+      );
+      if (rows[0]?.locked) {
+        return {
+          client,
+          lost,
+          async release() {
+            // Closing the session releases the lock.
+            await client.end().catch(() => undefined);
+          },
+        };
+      }
+    } catch {
+      // Postgres unreachable: wait and try again.
+    }
+    await client.end().catch(() => undefined);
+    await sleep(retryMs, options.signal);
+  }
+  return null;
+}
+
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+  });
+}

@@ -1,0 +1,151 @@
+// The projector runtime: keeps one async projection's read model up to date. One instance per
+// projection is active (advisory lock). On becoming active it subscribes to the bus first, then
+// catches up from the Postgres log, then applies what the bus delivers. Every batch and the
+// checkpoint commit in one transaction, and anything at or before the checkpoint is skipped, so
+// redelivery, a restart or a replay running beside it never counts an event twice.
+import {
+  isAfter,
+  lockCheckpoint,
+  readCheckpoint,
+  readCommittedEvents,
+  writeCheckpoint,
+  type Bus,
+  type Checkpoint,
+  type Logger,
+  type StoredEvent,
+} from '@consentry/infra';
+import type pg from 'pg';
+import { checkpointNameOf, type Projection } from '../projection';
+import { filterSubjectFor, fromBusMessage } from './bus-encoding';
+import { acquireLeadership, sleep } from './leadership';
+
+export interface ProjectorOptions {
+  readonly connectionString: string;
+  readonly bus: Bus;
+  readonly subjectPrefix: string;
+  readonly projection: Projection;
+  readonly logger: Logger;
+  readonly batchSize?: number;
+  /** Called after each committed batch with the new checkpoint (metrics, SSE, tests). */
+  readonly onAdvanced?: (checkpoint: Checkpoint, applied: readonly StoredEvent[]) => void;
+}
+
+export interface Projector {
+  isLeader(): boolean;
+  stop(): Promise<void>;
+}
+
+export function startProjector(options: ProjectorOptions): Projector {
+  const { projection, bus } = options;
+  const batchSize = options.batchSize ?? 1000;
+  const log = options.logger.child({ component: 'projector', projection: projection.name });
+  const stopping = new AbortController();
+  let leader = false;
+
+  async function runAsLeader(client: pg.Client, lost: Promise<void>): Promise<void> {
+    // One batch at a time: bus batches wait while the catch-up runs.
+    let queue: Promise<unknown> = Promise.resolve();
+    const serially = <T>(work: () => Promise<T>): Promise<T> => {
+      const next = queue.then(work);
+      queue = next.catch(() => undefined);
+      return next;
+    };
+    const apply = (events: readonly StoredEvent[]) =>
+      applyProjectionBatch(client, projection, events).then((advanced) => {
+        if (advanced) options.onAdvanced?.(advanced.checkpoint, advanced.applied);
+      });
+
+    // Subscribing before reading the log leaves no window: whatever the catch-up does not see is
+    // committed later, hence published later, hence delivered to this consumer.
+    const consumption = bus.consume({
+      durable: `projector-${projection.name}`,
+      filterSubject: filterSubjectFor(options.subjectPrefix, projection.canHandle),
+      deliverPolicy: 'new',
+      maxBatch: batchSize,
+      onBatch: (messages) => serially(() => apply(messages.map(fromBusMessage))),
+    });
+    try {
+      await serially(async () => {
+        let checkpoint = await readCheckpoint(client, checkpointNameOf(projection));
+        for (;;) {
+          const events = await readCommittedEvents(client, checkpoint, { limit: batchSize, types: projection.canHandle });
+          if (events.length === 0) break;
+          await apply(events);
+          const last = events[events.length - 1]!;
+          checkpoint = { transactionId: last.transactionId, position: last.position };
+          if (events.length < batchSize) break;
+        }
+      });
+      const stopped = new Promise<void>((resolve) => stopping.signal.addEventListener('abort', () => resolve(), { once: true }));
+      await Promise.race([consumption.done, lost, stopped]);
+    } finally {
+      await consumption.stop().catch(() => undefined);
+      await consumption.done.catch((error: unknown) => {
+        if (!stopping.signal.aborted) log.warn({ err: error }, 'applying a batch failed; catching up again');
+      });
+    }
+  }
+
+  async function run(): Promise<void> {
+    while (!stopping.signal.aborted) {
+      const leadership = await acquireLeadership({
+        connectionString: options.connectionString,
+        lockName: `consentry:${checkpointNameOf(projection)}`,
+        signal: stopping.signal,
+      });
+      if (!leadership) return;
+      leader = true;
+      try {
+        await runAsLeader(leadership.client, leadership.lost);
+      } catch (error) {
+        if (!stopping.signal.aborted) log.warn({ err: error }, 'projector failed; restarting');
+      } finally {
+        leader = false;
+        await leadership.release();
+      }
+      await sleep(250, stopping.signal);
+    }
+  }
+
+  const running = run().catch((error: unknown) => log.error({ err: error }, 'projector stopped unexpectedly'));
+
+  return {
+    isLeader: () => leader,
+    async stop() {
+      stopping.abort();
+      await running;
+    },
+  };
+}
+
+/**
+ * Applies the events after the projection's checkpoint and moves the checkpoint, in one
+ * transaction. Returns what was applied, or null when everything was at or before the checkpoint.
+ */
+export async function applyProjectionBatch(
+  db: pg.ClientBase,
+  projection: Projection,
+  events: readonly StoredEvent[],
+): Promise<{ checkpoint: Checkpoint; applied: StoredEvent[] } | null> {
+  if (events.length === 0) return null;
+  const name = checkpointNameOf(projection);
+  await db.query('BEGIN');
+  try {
+    const checkpoint = await lockCheckpoint(db, name);
+    const fresh = events.filter((event) => isAfter(event, checkpoint));
+    if (fresh.length === 0) {
+      await db.query('COMMIT');
+      return null;
+    }
+    const applied = fresh.filter((event) => projection.canHandle.includes(event.type));
+    if (applied.length > 0) await projection.apply(applied, db);
+    const last = fresh[fresh.length - 1]!;
+    const advanced = { transactionId: last.transactionId, position: last.position };
+    await writeCheckpoint(db, name, advanced);
+    await db.query('COMMIT');
+    return { checkpoint: advanced, applied };
+  } catch (error) {
+    await db.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  }
+}

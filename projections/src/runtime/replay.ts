@@ -1,0 +1,82 @@
+// Replay: rebuilds a projection's read model from the Postgres log (not the bus), in large batches,
+// while everything else keeps running. The whole rebuild is one transaction holding the
+// projection's checkpoint row: readers keep seeing the old read model until it commits, and the
+// live projector waits on the row lock, then skips everything the replay covered.
+import { lockCheckpoint, readCommittedEvents, startOfLog, writeCheckpoint, type Checkpoint, type Db } from '@consentry/infra';
+import { checkpointNameOf, type Projection } from '../projection';
+
+export interface ReplayProgress {
+  readonly events: number;
+  /** Events of the projection's types in the log when the replay started (an estimate: the log grows). */
+  readonly total: number;
+}
+
+export interface ReplaySummary {
+  readonly projection: string;
+  readonly events: number;
+  readonly batches: number;
+  readonly durationMs: number;
+  readonly eventsPerSecond: number;
+  readonly checkpoint: Checkpoint;
+}
+
+export interface ReplayOptions {
+  readonly batchSize?: number;
+  readonly onProgress?: (progress: ReplayProgress) => void;
+}
+
+export async function countEventsOfTypes(db: Db, types: readonly string[]): Promise<number> {
+  const { rows } = await db.query<{ count: number }>({
+    name: 'count-events-of-types',
+    text: 'SELECT count(*)::int8 AS count FROM events WHERE type = ANY($1::text[])',
+    values: [types],
+  });
+  return rows[0]?.count ?? 0;
+}
+
+export async function replayProjection(pool: Db, projection: Projection, options: ReplayOptions = {}): Promise<ReplaySummary> {
+  const batchSize = options.batchSize ?? 20_000;
+  const started = performance.now();
+  const total = await countEventsOfTypes(pool, projection.canHandle);
+  const writer = await pool.connect();
+  const reader = await pool.connect();
+  let events = 0;
+  let batches = 0;
+  let checkpoint: Checkpoint = startOfLog;
+  try {
+    await writer.query('BEGIN');
+    await lockCheckpoint(writer, checkpointNameOf(projection));
+    await projection.reset(writer);
+    const read = (after: Checkpoint) => readCommittedEvents(reader, after, { limit: batchSize, types: projection.canHandle });
+    // Reading the next batch overlaps applying this one: the reader and writer are two connections.
+    let next = read(checkpoint);
+    for (;;) {
+      const batch = await next;
+      if (batch.length === 0) break;
+      const last = batch[batch.length - 1]!;
+      checkpoint = { transactionId: last.transactionId, position: last.position };
+      next = batch.length === batchSize ? read(checkpoint) : Promise.resolve([]);
+      await projection.apply(batch, writer);
+      events += batch.length;
+      batches++;
+      options.onProgress?.({ events, total: Math.max(total, events) });
+    }
+    if (events > 0) await writeCheckpoint(writer, checkpointNameOf(projection), checkpoint);
+    await writer.query('COMMIT');
+  } catch (error) {
+    await writer.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    writer.release();
+    reader.release();
+  }
+  const durationMs = performance.now() - started;
+  return {
+    projection: projection.name,
+    events,
+    batches,
+    durationMs,
+    eventsPerSecond: durationMs > 0 ? (events / durationMs) * 1000 : events,
+    checkpoint,
+  };
+}

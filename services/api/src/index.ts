@@ -1,0 +1,1 @@
+export { apiPlugin, type ApiOptions, type ReadinessCheck } from './app';

@@ -1,0 +1,50 @@
+#!/usr/bin/env node
+// The `consentry` command line: start the product, migrate, and the ledger jobs.
+import { ConfigError, loadConfig } from '@consentry/infra';
+import { runMigrate } from './commands/migrate';
+import { runReplay } from './commands/replay';
+import { runStart } from './commands/start';
+
+const usage = `Usage: consentry <command> [options]
+
+Commands:
+  start                       start the whole product on PORT (default 3000)
+  migrate                     apply database migrations and exit
+  replay [--projection NAME]  rebuild one projection (or all) from the event log
+  help                        show this help
+`;
+
+async function main(argv: readonly string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+    process.stdout.write(usage);
+    return command === undefined ? 1 : 0;
+  }
+  const config = loadConfig();
+  switch (command) {
+    case 'start':
+      return runStart(config);
+    case 'migrate':
+      return runMigrate(config);
+    case 'replay':
+      return runReplay(config, rest);
+    default:
+      process.stderr.write(`Unknown command: ${command}\n\n${usage}`);
+      return 2;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code !== 0 || process.argv[2] !== 'start') process.exitCode = code;
+  },
+  (error: unknown) => {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exitCode = 78;
+      return;
+    }
+    process.stderr.write(`consentry: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,1 @@
+export { startSystem, openDatabase, openBus, type RunningSystem } from './system';

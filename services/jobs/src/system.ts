@@ -1,0 +1,99 @@
+// The whole product in one process: Postgres (external, or embedded when DATABASE_URL is unset),
+// migrations, the bus (NATS JetStream, or in-memory when NATS_URL is unset), the relay, one
+// projector per async projection, and the HTTP services on one port.
+import {
+  createLogger,
+  createMemoryBus,
+  createNatsBus,
+  createPool,
+  migrateDatabase,
+  startEmbeddedPostgres,
+  type Bus,
+  type Config,
+  type Db,
+  type Logger,
+} from '@consentry/infra';
+import { apiPlugin } from '@consentry/api';
+import { asyncProjections, startProjector, startRelay, type Projector, type Relay } from '@consentry/projections';
+import Fastify, { type FastifyInstance } from 'fastify';
+
+export interface RunningSystem {
+  readonly url: string;
+  readonly pool: Db;
+  readonly bus: Bus;
+  readonly logger: Logger;
+  readonly http: FastifyInstance;
+  stop(): Promise<void>;
+}
+
+export interface Database {
+  readonly connectionString: string;
+  readonly embedded: boolean;
+  stop(): Promise<void>;
+}
+
+export async function openDatabase(config: Config, logger: Logger): Promise<Database> {
+  if (config.DATABASE_URL) {
+    return { connectionString: config.DATABASE_URL, embedded: false, stop: async () => undefined };
+  }
+  const embedded = await startEmbeddedPostgres({
+    dataDir: config.DATA_DIR,
+    port: config.EMBEDDED_POSTGRES_PORT,
+    log: (message) => logger.info(message),
+  });
+  return { connectionString: embedded.connectionString, embedded: true, stop: () => embedded.stop() };
+}
+
+export async function openBus(config: Config): Promise<Bus> {
+  const busConfig = { stream: config.NATS_STREAM, subjectPrefix: config.NATS_SUBJECT_PREFIX };
+  return config.NATS_URL ? createNatsBus({ ...busConfig, url: config.NATS_URL }) : createMemoryBus(busConfig);
+}
+
+export async function startSystem(config: Config): Promise<RunningSystem> {
+  const logger = createLogger({ level: config.LOG_LEVEL });
+  const database = await openDatabase(config, logger);
+  const pool = createPool(database.connectionString, { max: config.DATABASE_POOL_SIZE });
+  await migrateDatabase(pool);
+  const bus = await openBus(config);
+
+  const relay: Relay = startRelay({
+    connectionString: database.connectionString,
+    bus,
+    subjectPrefix: config.NATS_SUBJECT_PREFIX,
+    logger,
+  });
+  const projectors: Projector[] = asyncProjections.map((projection) =>
+    startProjector({
+      connectionString: database.connectionString,
+      bus,
+      subjectPrefix: config.NATS_SUBJECT_PREFIX,
+      projection,
+      logger,
+    }),
+  );
+
+  const http = Fastify({ loggerInstance: logger.child({ component: 'http' }) });
+  await http.register(apiPlugin, {
+    pool,
+    readiness: [{ name: 'bus', check: () => true }],
+  });
+  await http.listen({ port: config.PORT, host: config.HOST });
+
+  let stopped = false;
+  return {
+    url: config.publicUrl,
+    pool,
+    bus,
+    logger,
+    http,
+    async stop() {
+      if (stopped) return;
+      stopped = true;
+      await http.close();
+      await Promise.all([relay.stop(), ...projectors.map((projector) => projector.stop())]);
+      await bus.close();
+      await pool.end();
+      await database.stop();
+    },
+  };
+}
