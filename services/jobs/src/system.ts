@@ -15,7 +15,7 @@ import {
 } from '@consentry/infra';
 import { apiPlugin } from '@consentry/api';
 import { asyncProjections, startProjector, startRelay, type Projector, type Relay } from '@consentry/projections';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 
 export interface RunningSystem {
   readonly url: string;
@@ -72,11 +72,9 @@ export async function startSystem(config: Config): Promise<RunningSystem> {
     }),
   );
 
-  const http = Fastify({ loggerInstance: logger.child({ component: 'http' }) });
-  await http.register(apiPlugin, {
-    pool,
-    readiness: [{ name: 'bus', check: () => true }],
-  });
+  // pino's and fastify's logger types differ only in generics; the instance is a pino logger.
+  const http: FastifyInstance = Fastify({ loggerInstance: logger.child({ component: 'http' }) as FastifyBaseLogger });
+  await http.register(apiPlugin, { pool });
   await http.listen({ port: config.PORT, host: config.HOST });
 
   let stopped = false;

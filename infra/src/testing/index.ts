@@ -1,0 +1,7 @@
+// Test support shared by every package's tests: isolated databases, event builders, a loopback TCP
+// proxy for outages, and waiting on conditions. Imported as '@consentry/infra/testing'.
+export * from './database';
+export * from './consent-events';
+export * from './tcp-proxy';
+export * from './wait-for';
+export * from './nats-streams';
