@@ -1,5 +1,6 @@
 // Builders of valid consent events for tests and benchmarks.
 import { randomUUID } from 'node:crypto';
+import { consentStreamId } from '@consentry/events';
 import type { GroupAppendRequest } from '../event-store/group-commit';
 import type { NewEvent } from '../event-store/types';
 
@@ -38,5 +39,5 @@ export function consentEvent(input: ConsentEventInput): NewEvent & { eventId: st
 /** A request for the group-commit appender: one consent in the visitor's consent stream. */
 export function consentAppendRequest(input: ConsentEventInput): GroupAppendRequest {
   const visitorId = input.visitorId ?? randomUUID();
-  return { streamId: `consent-${input.websiteId}-${visitorId}`, event: consentEvent({ ...input, visitorId }) };
+  return { streamId: consentStreamId(input.websiteId, visitorId), event: consentEvent({ ...input, visitorId }) };
 }

@@ -1,0 +1,57 @@
+// The public surface of @consentry/events: the event catalogue, each family's schemas and types, and
+// the bounded field schemas that services reuse to validate requests at the edge.
+export {
+  defineEvent,
+  eventCategories,
+  InvalidEventError,
+  UnknownEventTypeError,
+  UnsupportedEventVersionError,
+  upcastToCurrentVersion,
+} from './definition';
+export type { EventCategory, EventDefinition, EventIssue, EventOf, EventUpcaster } from './definition';
+
+export {
+  categoryOf,
+  eventCatalogue,
+  eventTypes,
+  getEventDefinition,
+  isEventType,
+  parseEvent,
+  parseEventData,
+  upcastEventData,
+} from './catalogue';
+export type { DomainEvent, EventCatalogue, EventData, EventType } from './catalogue';
+
+export {
+  actor,
+  bannerPosition,
+  bannerPositions,
+  bannerTheme,
+  bannerThemes,
+  countryCode,
+  deviceClass,
+  deviceClasses,
+  emailAddress,
+  imageDataUrl,
+  imageMimeTypes,
+  ipAddress,
+  isoDateTime,
+  maxConsentsPerMonth,
+  maxImageDataUrlLength,
+  maxWebsites,
+  policyVersion,
+  subscriptionTier,
+  subscriptionTiers,
+  visitorId,
+  webUrl,
+} from './fields';
+export type { BannerPosition, BannerTheme, DeviceClass, SubscriptionTier } from './fields';
+
+export * from './consent';
+export * from './analytics';
+export * from './website';
+export * from './user';
+export * from './plan';
+export * from './branding';
+export * from './site-content';
+export * from './export';

@@ -1,0 +1,82 @@
+// The user stream family: accounts of website owners, their subscription and limits as admins set
+// them, and their deletion. Credentials and sessions are secrets, not history: they are not here.
+import { z } from 'zod';
+import { defineEvent, type EventOf } from './definition';
+import { actor, emailAddress, isoDateTime, maxConsentsPerMonth, maxWebsites, subscriptionTier, userId } from './fields';
+
+export const subscriptionStatuses = ['active', 'cancelled', 'expired'] as const;
+export const subscriptionStatus = z.enum(subscriptionStatuses);
+export type SubscriptionStatus = z.infer<typeof subscriptionStatus>;
+
+const personName = z.string().max(100).nullable();
+
+export const UserRegisteredData = z.strictObject({
+  userId,
+  email: emailAddress,
+  firstName: personName,
+  lastName: personName,
+  registeredAt: isoDateTime,
+});
+export type UserRegisteredData = z.infer<typeof UserRegisteredData>;
+export const UserRegistered = defineEvent({
+  type: 'UserRegistered',
+  version: 1,
+  category: 'user',
+  schema: UserRegisteredData,
+});
+export type UserRegistered = EventOf<typeof UserRegistered>;
+
+export const UserInvitedData = z.strictObject({
+  userId,
+  email: emailAddress,
+  subscriptionTier,
+  maxWebsites,
+  maxConsentsPerMonth,
+  /** The admin's username. */
+  invitedBy: actor,
+  invitedAt: isoDateTime,
+});
+export type UserInvitedData = z.infer<typeof UserInvitedData>;
+export const UserInvited = defineEvent({ type: 'UserInvited', version: 1, category: 'user', schema: UserInvitedData });
+export type UserInvited = EventOf<typeof UserInvited>;
+
+export const UserSubscriptionChangedData = z.strictObject({
+  userId,
+  subscriptionTier,
+  subscriptionStatus,
+  maxWebsites,
+  maxConsentsPerMonth,
+  changedAt: isoDateTime,
+});
+export type UserSubscriptionChangedData = z.infer<typeof UserSubscriptionChangedData>;
+export const UserSubscriptionChanged = defineEvent({
+  type: 'UserSubscriptionChanged',
+  version: 1,
+  category: 'user',
+  schema: UserSubscriptionChangedData,
+});
+export type UserSubscriptionChanged = EventOf<typeof UserSubscriptionChanged>;
+
+export const UserActivationChangedData = z.strictObject({ userId, isActive: z.boolean(), changedAt: isoDateTime });
+export type UserActivationChangedData = z.infer<typeof UserActivationChangedData>;
+export const UserActivationChanged = defineEvent({
+  type: 'UserActivationChanged',
+  version: 1,
+  category: 'user',
+  schema: UserActivationChangedData,
+});
+export type UserActivationChanged = EventOf<typeof UserActivationChanged>;
+
+export const UserDeletedData = z.strictObject({ userId, deletedAt: isoDateTime });
+export type UserDeletedData = z.infer<typeof UserDeletedData>;
+export const UserDeleted = defineEvent({ type: 'UserDeleted', version: 1, category: 'user', schema: UserDeletedData });
+export type UserDeleted = EventOf<typeof UserDeleted>;
+
+export type UserEvent = UserRegistered | UserInvited | UserSubscriptionChanged | UserActivationChanged | UserDeleted;
+export const userEventTypes = [
+  'UserRegistered',
+  'UserInvited',
+  'UserSubscriptionChanged',
+  'UserActivationChanged',
+  'UserDeleted',
+] as const satisfies readonly UserEvent['type'][];

@@ -1,0 +1,121 @@
+// The website stream family: an owner's websites, from being added to being removed, and the banner
+// and retention settings the widget and the purge job read.
+import { z } from 'zod';
+import { defineEvent, type EventOf } from './definition';
+import {
+  bannerPosition,
+  bannerTheme,
+  displayText,
+  isoDateTime,
+  policyVersion,
+  userId,
+  webUrl,
+  websiteId,
+} from './fields';
+
+/**
+ * A lowercase hostname without scheme or port: dot-separated labels of letters, digits and inner
+ * hyphens, each at most 63 characters, 253 in all. A single label (`localhost`) is allowed for
+ * self-hosted test setups.
+ */
+export const websiteDomain = z
+  .string()
+  .min(1)
+  .max(253)
+  .regex(/^(?!-)[a-z0-9-]{1,63}(?<!-)(?:\.(?!-)[a-z0-9-]{1,63}(?<!-))*$/, {
+    error: 'Expected a lowercase hostname such as example.com',
+  });
+
+/** The code in the embed snippet (`data-embed-code`): URL-safe, 8 to 64 characters. */
+export const embedCode = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, {
+  error: 'Expected 8 to 64 URL-safe characters (A-Z, a-z, 0-9, _ and -)',
+});
+
+export const websiteName = displayText(100);
+
+export const WebsiteAddedData = z.strictObject({
+  websiteId,
+  ownerId: userId,
+  name: websiteName,
+  domain: websiteDomain,
+  embedCode,
+  addedAt: isoDateTime,
+});
+export type WebsiteAddedData = z.infer<typeof WebsiteAddedData>;
+export const WebsiteAdded = defineEvent({
+  type: 'WebsiteAdded',
+  version: 1,
+  category: 'website',
+  schema: WebsiteAddedData,
+});
+export type WebsiteAdded = EventOf<typeof WebsiteAdded>;
+
+export const WebsiteRemovedData = z.strictObject({ websiteId, removedAt: isoDateTime });
+export type WebsiteRemovedData = z.infer<typeof WebsiteRemovedData>;
+export const WebsiteRemoved = defineEvent({
+  type: 'WebsiteRemoved',
+  version: 1,
+  category: 'website',
+  schema: WebsiteRemovedData,
+});
+export type WebsiteRemoved = EventOf<typeof WebsiteRemoved>;
+
+export const WebsiteActivationChangedData = z.strictObject({
+  websiteId,
+  isActive: z.boolean(),
+  changedAt: isoDateTime,
+});
+export type WebsiteActivationChangedData = z.infer<typeof WebsiteActivationChangedData>;
+export const WebsiteActivationChanged = defineEvent({
+  type: 'WebsiteActivationChanged',
+  version: 1,
+  category: 'website',
+  schema: WebsiteActivationChangedData,
+});
+export type WebsiteActivationChanged = EventOf<typeof WebsiteActivationChanged>;
+
+export const ipAddressModes = ['full', 'truncated'] as const;
+export const ipAddressMode = z.enum(ipAddressModes);
+export type IpAddressMode = z.infer<typeof ipAddressMode>;
+
+const websiteSettingNames = [
+  'retentionMonths',
+  'ipAddressMode',
+  'bannerPosition',
+  'bannerTheme',
+  'policyVersion',
+  'privacyPolicyUrl',
+] as const;
+
+/** Only the settings that changed are present; an event that changes nothing is refused. */
+export const WebsiteSettingsChangedData = z
+  .strictObject({
+    websiteId,
+    retentionMonths: z.int().min(1).max(120).optional(),
+    ipAddressMode: ipAddressMode.optional(),
+    bannerPosition: bannerPosition.optional(),
+    bannerTheme: bannerTheme.optional(),
+    policyVersion: policyVersion.optional(),
+    /** null removes the link from the banner. */
+    privacyPolicyUrl: webUrl.nullable().optional(),
+    changedAt: isoDateTime,
+  })
+  .refine((data) => websiteSettingNames.some((name) => data[name] !== undefined), {
+    error: `Expected at least one changed setting (${websiteSettingNames.join(', ')})`,
+  });
+export type WebsiteSettingsChangedData = z.infer<typeof WebsiteSettingsChangedData>;
+export const WebsiteSettingsChanged = defineEvent({
+  type: 'WebsiteSettingsChanged',
+  version: 1,
+  category: 'website',
+  schema: WebsiteSettingsChangedData,
+});
+export type WebsiteSettingsChanged = EventOf<typeof WebsiteSettingsChanged>;
+
+export type WebsiteEvent = WebsiteAdded | WebsiteRemoved | WebsiteActivationChanged | WebsiteSettingsChanged;
+export const websiteEventTypes = [
+  'WebsiteAdded',
+  'WebsiteRemoved',
+  'WebsiteActivationChanged',
+  'WebsiteSettingsChanged',
+] as const satisfies readonly WebsiteEvent['type'][];
