@@ -1,8 +1,9 @@
 // The branding stream family: the company name, colour and logo shown in the app, the public site
-// and the consent banner. There is one branding per installation.
+// and the consent banner. Each owner has a branding of their own (shown on their websites' banners);
+// the installation's branding (ownerId null, edited by admins) is shown on the public site.
 import { z } from 'zod';
 import { defineEvent, type EventOf } from './definition';
-import { actor, displayText, imageDataUrl, isoDateTime } from './fields';
+import { actor, displayText, imageDataUrl, isoDateTime, userId } from './fields';
 
 /** Spec section 5: logo files are at most 2 MB. */
 export const maxLogoBytes = 2 * 1024 * 1024;
@@ -26,6 +27,8 @@ export const defaultBranding: BrandingSettings = Object.freeze({
 });
 
 export const BrandingChangedData = BrandingSettings.extend({
+  /** The owner whose branding this is; null for the installation's own (the public site). */
+  ownerId: userId.nullable(),
   changedBy: actor,
   changedAt: isoDateTime,
 });
@@ -40,3 +43,8 @@ export type BrandingChanged = EventOf<typeof BrandingChanged>;
 
 export type BrandingEvent = BrandingChanged;
 export const brandingEventTypes = ['BrandingChanged'] as const satisfies readonly BrandingEvent['type'][];
+
+/** The branding stream of an owner, or of the installation when `ownerId` is null. */
+export function brandingStreamId(ownerId: string | null): string {
+  return ownerId === null ? 'branding-installation' : `branding-${ownerId}`;
+}

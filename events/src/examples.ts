@@ -124,6 +124,7 @@ export const exampleEventData: { readonly [T in EventType]: EventData<T> } = {
     companyName: 'Example Bakery',
     primaryColor: '#2563eb',
     logoUrl: examplePngDataUrl,
+    ownerId: null,
     changedBy: 'admin',
     changedAt: '2024-05-05T08:00:00.000Z',
   },

@@ -1,6 +1,8 @@
 // Projections: the relay, the projector runtime, replay, and each projection with its queries.
+import { brandingProjection } from './branding/projection';
 import { consentStatsProjection } from './consent-stats/projection';
 import type { Projection } from './projection';
+import { websitesProjection } from './websites/projection';
 
 export * from './projection';
 export { startRelay, type Relay, type RelayOptions } from './relay/relay';
@@ -9,10 +11,20 @@ export { replayProjection, type ReplayOptions, type ReplayProgress, type ReplayS
 export { subjectOf, filterSubjectFor } from './runtime/bus-encoding';
 export { consentStatsProjection } from './consent-stats/projection';
 export * from './consent-stats/queries';
+export { websitesProjection } from './websites/projection';
+export * from './websites/queries';
+export { brandingProjection } from './branding/projection';
+export * from './branding/queries';
+
+/** Projections applied in the append's own transaction (owner-side state, read-your-writes). */
+export const inlineProjections: readonly Projection[] = [websitesProjection, brandingProjection];
 
 /** Projections fed from the bus, each run by its own projector. */
 export const asyncProjections: readonly Projection[] = [consentStatsProjection];
 
-export function findAsyncProjection(name: string): Projection | undefined {
-  return asyncProjections.find((projection) => projection.name === name);
+/** Every projection, inline and async: what `consentry replay` can rebuild. */
+export const allProjections: readonly Projection[] = [...inlineProjections, ...asyncProjections];
+
+export function findProjection(name: string): Projection | undefined {
+  return allProjections.find((projection) => projection.name === name);
 }

@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { getEventDefinition, parseEventData } from '@consentry/events';
 import { withTransaction, type Db, type DbClient } from '../db/pool';
+import { projectionCheckpointName, shareCheckpoint } from './checkpoints';
 import { ConcurrencyError, InvalidEventIdError } from './errors';
 import { eventColumns, toStoredEvent, type EventRow } from './rows';
 import type { ExpectedVersion, InlineHandler, NewEvent, StoredEvent } from './types';
@@ -124,7 +125,9 @@ async function appendPrepared(
   const stored = rows.map(toStoredEvent).sort((a, b) => a.position - b.position);
   for (const projection of inlineProjections) {
     const handled = stored.filter((event) => projection.canHandle.includes(event.type));
-    if (handled.length > 0) await projection.apply(handled, tx);
+    if (handled.length === 0) continue;
+    await shareCheckpoint(tx, projectionCheckpointName(projection.name));
+    await projection.apply(handled, tx);
   }
   return { nextExpectedVersion: currentVersion + stored.length, stored };
 }

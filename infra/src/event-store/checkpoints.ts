@@ -3,6 +3,19 @@
 import type { Queryable } from '../db/pool';
 import { startOfLog, type Checkpoint } from './types';
 
+/** The checkpoint row of a projection (async ones track progress in it; all serialise replay on it). */
+export const projectionCheckpointName = (projectionName: string) => `projection:${projectionName}`;
+
+/**
+ * Taken by an inline projection in the append's transaction: a replay of the same projection holds
+ * the row exclusively, so the append waits for the replay to commit and then applies on top of the
+ * rebuilt read model, instead of writing into a table the replay is resetting.
+ */
+export async function shareCheckpoint(tx: Queryable, name: string): Promise<void> {
+  await tx.query({ name: 'ensure-checkpoint', text: 'INSERT INTO checkpoints (name) VALUES ($1) ON CONFLICT (name) DO NOTHING', values: [name] });
+  await tx.query({ name: 'share-checkpoint', text: 'SELECT 1 FROM checkpoints WHERE name = $1 FOR SHARE', values: [name] });
+}
+
 export async function readCheckpoint(db: Queryable, name: string): Promise<Checkpoint> {
   const { rows } = await db.query<{ transaction_id: number; position: number }>({
     name: 'read-checkpoint',

@@ -10,4 +10,4 @@ export {
   type GroupCommitOptions,
 } from './group-commit';
 export { readCommittedEvents, readCommittedHead, readStream, type ReadCommittedOptions } from './read';
-export { readCheckpoint, writeCheckpoint, lockCheckpoint } from './checkpoints';
+export { readCheckpoint, writeCheckpoint, lockCheckpoint, shareCheckpoint, projectionCheckpointName } from './checkpoints';

@@ -2,7 +2,7 @@
 // bar, while the rest of the system keeps running (see projections/src/runtime/replay.ts).
 import { parseArgs } from 'node:util';
 import { createLogger, createPool, migrateDatabase, type Config } from '@consentry/infra';
-import { asyncProjections, findAsyncProjection, replayProjection, type ReplaySummary } from '@consentry/projections';
+import { allProjections, findProjection, replayProjection, type ReplaySummary } from '@consentry/projections';
 import cliProgress from 'cli-progress';
 import { openDatabase } from '../system';
 
@@ -12,8 +12,8 @@ export async function runReplay(config: Config, args: readonly string[]): Promis
     options: { projection: { type: 'string' }, 'batch-size': { type: 'string' } },
     strict: true,
   });
-  const names = asyncProjections.map((projection) => projection.name);
-  const projections = values.projection === undefined ? asyncProjections : [findAsyncProjection(values.projection)];
+  const names = allProjections.map((projection) => projection.name);
+  const projections = values.projection === undefined ? allProjections : [findProjection(values.projection)];
   if (projections.some((projection) => projection === undefined)) {
     process.stderr.write(`Unknown projection: ${values.projection}. Known projections: ${names.join(', ')}\n`);
     return 2;

@@ -1,0 +1,114 @@
+// The in-memory bus against the shared bus contract, plus what only it has to get right on its
+// own: bounded memory (deduplication ids, trimming) and its time windows.
+import { describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { describeBusContract } from './bus.contract';
+import type { DeliveredMessage, OutgoingMessage } from './bus';
+import { createMemoryBus } from './memory-bus';
+import { waitFor } from '../testing/wait-for';
+
+describeBusContract('memory', async () => {
+  const config = { stream: `CONTRACT_${randomUUID().slice(0, 8)}`, subjectPrefix: 'contract' };
+  return { bus: createMemoryBus(config), config, cleanup: async () => undefined };
+});
+
+const config = { stream: 'MEMORY', subjectPrefix: 'memory' };
+const message = (id: string): OutgoingMessage => ({
+  subject: 'memory.consent.given',
+  id,
+  data: new Uint8Array([1]),
+});
+
+describe('the memory bus', () => {
+  describe('when a message id comes back after the deduplication window', () => {
+    it('is stored again', async () => {
+      let now = 1_000;
+      const bus = createMemoryBus(config, { duplicateWindowMs: 60_000, now: () => now });
+      await bus.publish([message('a')]);
+      now += 59_999;
+      await bus.publish([message('a')]);
+      expect(bus.stats().lastSeq).toBe(1);
+      now += 2;
+      await bus.publish([message('a')]);
+      expect(bus.stats().lastSeq).toBe(2);
+      await bus.close();
+    });
+  });
+
+  describe('when more ids arrive than it may remember', () => {
+    it('forgets the oldest first', async () => {
+      const bus = createMemoryBus(config, { maxDuplicateIds: 3 });
+      await bus.publish(['a', 'b', 'c', 'd'].map(message));
+      expect(bus.stats().duplicateIds).toBe(3);
+      await bus.publish([message('d'), message('a')]);
+      expect(bus.stats().lastSeq).toBe(5);
+      await bus.close();
+    });
+  });
+
+  describe('when no durable consumer exists', () => {
+    it('keeps at most the configured number of messages', async () => {
+      const bus = createMemoryBus(config, { maxRetainedWithoutConsumers: 10 });
+      await bus.publish(Array.from({ length: 25 }, (_, i) => message(`m${i}`)));
+      expect(bus.stats()).toMatchObject({ retained: 10, firstSeq: 16, lastSeq: 25 });
+
+      const received: DeliveredMessage[] = [];
+      const reader = bus.consume({ durable: 'late', onBatch: async (batch) => void received.push(...batch) });
+      await waitFor(() => received.length === 10);
+      expect(received[0]?.seq).toBe(16);
+      await reader.stop();
+      await bus.close();
+    });
+  });
+
+  describe('when every durable consumer has acknowledged a message', () => {
+    it('drops it', async () => {
+      const bus = createMemoryBus(config);
+      const seen = { fast: 0, slow: 0 };
+      let releaseSlow: () => void = () => undefined;
+      const slowGate = new Promise<void>((resolve) => {
+        releaseSlow = resolve;
+      });
+      const fast = bus.consume({ durable: 'fast', onBatch: async (b) => void (seen.fast += b.length) });
+      const slow = bus.consume({
+        durable: 'slow',
+        onBatch: async (b) => {
+          await slowGate;
+          seen.slow += b.length;
+        },
+      });
+      await bus.publish(Array.from({ length: 100 }, (_, i) => message(`m${i}`)));
+      await waitFor(() => seen.fast === 100);
+      // The slow consumer still holds everything back.
+      expect(bus.stats().retained).toBe(100);
+      releaseSlow();
+      await waitFor(() => seen.slow === 100);
+      await waitFor(() => bus.stats().retained === 0);
+      await Promise.all([fast.stop(), slow.stop()]);
+      await bus.close();
+    });
+  });
+
+  describe('when messages outlive the maximum age', () => {
+    it('drops them even if unacknowledged, like JetStream', async () => {
+      let now = 0;
+      const bus = createMemoryBus(config, { maxAgeMs: 1_000, now: () => now });
+      await bus.publish([message('old')]);
+      now = 1_500;
+      await bus.publish([message('new')]);
+      expect(bus.stats()).toMatchObject({ retained: 1, firstSeq: 2 });
+      await bus.close();
+    });
+  });
+
+  describe('when a durable is already being consumed', () => {
+    it('refuses a second consumption of it', async () => {
+      const bus = createMemoryBus(config);
+      const first = bus.consume({ durable: 'projector', onBatch: async () => undefined });
+      const second = bus.consume({ durable: 'projector', onBatch: async () => undefined });
+      await expect(second.done).rejects.toThrow(/already being consumed/);
+      await first.stop();
+      await bus.close();
+    });
+  });
+});

@@ -1,0 +1,71 @@
+// Websites: the owner's websites with their banner settings, kept inline (same transaction as the
+// append) so the api reads its own writes, and ingest resolves embed codes from it.
+import type { DbTransaction, StoredEvent } from '@consentry/infra';
+import type { Projection } from '../projection';
+
+export const websitesProjection: Projection = {
+  name: 'websites',
+  canHandle: ['WebsiteAdded', 'WebsiteRemoved', 'WebsiteActivationChanged', 'WebsiteSettingsChanged'],
+
+  async apply(events: readonly StoredEvent[], tx: DbTransaction): Promise<void> {
+    for (const event of events) {
+      switch (event.type) {
+        case 'WebsiteAdded': {
+          const { websiteId, ownerId, name, domain, embedCode, addedAt } = event.data;
+          await tx.query({
+            name: 'websites-add',
+            text: `INSERT INTO websites (id, owner_id, name, domain, embed_code, created_at, updated_at)
+                   VALUES ($1, $2, $3, $4, $5, $6, $6)
+                   ON CONFLICT (id) DO UPDATE SET owner_id = $2, name = $3, domain = $4, embed_code = $5`,
+            values: [websiteId, ownerId, name, domain, embedCode, addedAt],
+          });
+          break;
+        }
+        case 'WebsiteRemoved':
+          await tx.query({ name: 'websites-remove', text: 'DELETE FROM websites WHERE id = $1', values: [event.data.websiteId] });
+          break;
+        case 'WebsiteActivationChanged':
+          await tx.query({
+            name: 'websites-set-active',
+            text: 'UPDATE websites SET is_active = $2, updated_at = $3 WHERE id = $1',
+            values: [event.data.websiteId, event.data.isActive, event.data.changedAt],
+          });
+          break;
+        case 'WebsiteSettingsChanged': {
+          const data = event.data;
+          // Only the settings the event carries change; absent ones keep their value.
+          await tx.query({
+            name: 'websites-change-settings',
+            text: `UPDATE websites SET
+                     retention_months   = coalesce($2, retention_months),
+                     ip_address_mode    = coalesce($3, ip_address_mode),
+                     banner_position    = coalesce($4, banner_position),
+                     banner_theme       = coalesce($5, banner_theme),
+                     policy_version     = coalesce($6, policy_version),
+                     privacy_policy_url = CASE WHEN $7::boolean THEN $8 ELSE privacy_policy_url END,
+                     updated_at         = $9
+                   WHERE id = $1`,
+            values: [
+              data.websiteId,
+              data.retentionMonths ?? null,
+              data.ipAddressMode ?? null,
+              data.bannerPosition ?? null,
+              data.bannerTheme ?? null,
+              data.policyVersion ?? null,
+              data.privacyPolicyUrl !== undefined,
+              data.privacyPolicyUrl ?? null,
+              data.changedAt,
+            ],
+          });
+          break;
+        }
+        default:
+          break;
+      }
+    }
+  },
+
+  async reset(tx: DbTransaction): Promise<void> {
+    await tx.query('DELETE FROM websites');
+  },
+};

@@ -1,0 +1,75 @@
+// Reads of the websites read model.
+import type { BannerPosition, BannerTheme } from '@consentry/events';
+import type { Queryable } from '@consentry/infra';
+
+export interface Website {
+  readonly id: string;
+  readonly ownerId: string;
+  readonly name: string;
+  readonly domain: string;
+  readonly embedCode: string;
+  readonly isActive: boolean;
+  readonly retentionMonths: number;
+  readonly ipAddressMode: 'full' | 'truncated';
+  readonly bannerPosition: BannerPosition;
+  readonly bannerTheme: BannerTheme;
+  readonly policyVersion: string;
+  readonly privacyPolicyUrl: string | null;
+  readonly createdAt: string;
+}
+
+interface WebsiteRow {
+  id: string;
+  owner_id: string;
+  name: string;
+  domain: string;
+  embed_code: string;
+  is_active: boolean;
+  retention_months: number;
+  ip_address_mode: 'full' | 'truncated';
+  banner_position: BannerPosition;
+  banner_theme: BannerTheme;
+  policy_version: string;
+  privacy_policy_url: string | null;
+  created_at: Date;
+}
+
+const toWebsite = (row: WebsiteRow): Website => ({
+  id: row.id,
+  ownerId: row.owner_id,
+  name: row.name,
+  domain: row.domain,
+  embedCode: row.embed_code,
+  isActive: row.is_active,
+  retentionMonths: row.retention_months,
+  ipAddressMode: row.ip_address_mode,
+  bannerPosition: row.banner_position,
+  bannerTheme: row.banner_theme,
+  policyVersion: row.policy_version,
+  privacyPolicyUrl: row.privacy_policy_url,
+  createdAt: row.created_at.toISOString(),
+});
+
+export async function getWebsiteByEmbedCode(db: Queryable, embedCode: string): Promise<Website | null> {
+  const { rows } = await db.query<WebsiteRow>({
+    name: 'get-website-by-embed-code',
+    text: 'SELECT * FROM websites WHERE embed_code = $1',
+    values: [embedCode],
+  });
+  return rows[0] ? toWebsite(rows[0]) : null;
+}
+
+export async function getWebsite(db: Queryable, websiteId: string): Promise<Website | null> {
+  const { rows } = await db.query<WebsiteRow>({ name: 'get-website', text: 'SELECT * FROM websites WHERE id = $1', values: [websiteId] });
+  return rows[0] ? toWebsite(rows[0]) : null;
+}
+
+/** An owner's websites, oldest first; every website when `ownerId` is null (admins). */
+export async function listWebsites(db: Queryable, ownerId: string | null): Promise<Website[]> {
+  const { rows } = await db.query<WebsiteRow>({
+    name: 'list-websites',
+    text: 'SELECT * FROM websites WHERE $1::uuid IS NULL OR owner_id = $1 ORDER BY created_at, id',
+    values: [ownerId],
+  });
+  return rows.map(toWebsite);
+}
