@@ -57,6 +57,7 @@ export function createGroupCommitAppender(pool: Db, options: GroupCommitOptions 
 
   let queue: Pending[] = [];
   let batchesInFlight = 0;
+  let eventsInFlight = 0;
   let lingerTimer: NodeJS.Timeout | undefined;
   let closed = false;
   const idleWaiters: Array<() => void> = [];
@@ -95,9 +96,13 @@ export function createGroupCommitAppender(pool: Db, options: GroupCommitOptions 
       clearTimeout(lingerTimer);
       lingerTimer = undefined;
     }
-    const batch = queue.slice(0, maxBatchSize);
+    // Split the outstanding events evenly over the batch slots: otherwise a full batch and a tiny
+    // one settle into lockstep (the callers of each re-append together) and one slot idles.
+    const fairShare = Math.ceil((queue.length + eventsInFlight) / maxConcurrentBatches);
+    const batch = queue.slice(0, Math.min(maxBatchSize, Math.max(1, fairShare)));
     queue = queue.slice(batch.length);
     batchesInFlight++;
+    eventsInFlight += batch.length;
     const started = performance.now();
     void writeBatch(pool, batch)
       .then((storedIds) => {
@@ -110,6 +115,7 @@ export function createGroupCommitAppender(pool: Db, options: GroupCommitOptions 
       })
       .finally(() => {
         batchesInFlight--;
+        eventsInFlight -= batch.length;
         // Events that queued up while this batch was written have waited long enough.
         if (queue.length > 0 && batchesInFlight < maxConcurrentBatches) writeNextBatch();
         else if (queue.length === 0 && batchesInFlight === 0) for (const wake of idleWaiters.splice(0)) wake();

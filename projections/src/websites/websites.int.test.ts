@@ -2,8 +2,8 @@
 // replay (while owners keep appending) reproducing exactly what live application built.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { brandingStreamId, type NewEventOf } from '@consentry/events';
-import { appendToStream, type NewEvent } from '@consentry/infra';
+import { brandingStreamId } from '@consentry/events';
+import { appendToStream, type NewEvent, type NewEventOf } from '@consentry/infra';
 import { createTestDatabase, type TestDatabase } from '@consentry/infra/testing';
 import { findBranding } from '../branding/queries';
 import { brandingProjection } from '../branding/projection';
