@@ -45,6 +45,26 @@ const envSchema = z.object({
   ),
   DATA_DIR: z.preprocess(emptyToUndefined, z.string().min(1).default('.data')),
   EMBEDDED_POSTGRES_PORT: wholeNumber(1024, 65535, 54329),
+  TRUSTED_PROXIES: z.preprocess(
+    emptyToUndefined,
+    z
+      .string()
+      .default('')
+      .transform((value) => value.split(',').map((part) => part.trim()).filter(Boolean))
+      .refine(
+        (parts) => parts.every((part) => /^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(part)),
+        'must be a comma-separated list of IP addresses or CIDR ranges, e.g. 10.0.0.0/8,127.0.0.1',
+      ),
+  ),
+  GEOIP: z.preprocess(
+    emptyToUndefined,
+    z
+      .enum(['database', 'none', 'cloudflare', 'cloudfront', 'vercel'], {
+        error: 'must be database, none, cloudflare, cloudfront or vercel',
+      })
+      .default('database'),
+  ),
+  INGEST_RATE_LIMIT_PER_MINUTE: wholeNumber(1, 10_000_000, 600),
   LOG_LEVEL: z.preprocess(
     emptyToUndefined,
     z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -1,7 +1,10 @@
 // The whole product in one process: Postgres (external, or embedded when DATABASE_URL is unset),
 // migrations, the bus (NATS JetStream, or in-memory when NATS_URL is unset), the relay, one
 // projector per async projection, and the HTTP services on one port.
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import {
+  createGroupCommitAppender,
   createLogger,
   createMemoryBus,
   createNatsBus,
@@ -14,6 +17,7 @@ import {
   type Logger,
 } from '@consentry/infra';
 import { apiPlugin } from '@consentry/api';
+import { createGeoLocator, ingestPlugin } from '@consentry/ingest';
 import { asyncProjections, startProjector, startRelay, type Projector, type Relay } from '@consentry/projections';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 
@@ -72,8 +76,23 @@ export async function startSystem(config: Config): Promise<RunningSystem> {
     }),
   );
 
-  // pino's and fastify's logger types differ only in generics; the instance is a pino logger.
-  const http: FastifyInstance = Fastify({ loggerInstance: logger.child({ component: 'http' }) as FastifyBaseLogger });
+  // The consent path's writer: one per process, shared by every ingest request.
+  const appender = createGroupCommitAppender(pool);
+
+  const http: FastifyInstance = Fastify({
+    // pino's and fastify's logger types differ only in generics; the instance is a pino logger.
+    loggerInstance: logger.child({ component: 'http' }) as FastifyBaseLogger,
+    // Client addresses come from X-Forwarded-For only when the connection is from a trusted proxy.
+    trustProxy: config.TRUSTED_PROXIES.length > 0 ? config.TRUSTED_PROXIES : false,
+  });
+  await http.register(ingestPlugin, {
+    pool,
+    appender,
+    geo: createGeoLocator(config.GEOIP),
+    publicUrl: config.publicUrl,
+    widgetScriptPath: widgetScriptPath(),
+    rateLimitPerMinute: config.INGEST_RATE_LIMIT_PER_MINUTE,
+  });
   await http.register(apiPlugin, { pool });
   await http.listen({ port: config.PORT, host: config.HOST });
 
@@ -88,10 +107,17 @@ export async function startSystem(config: Config): Promise<RunningSystem> {
       if (stopped) return;
       stopped = true;
       await http.close();
+      await appender.close();
       await Promise.all([relay.stop(), ...projectors.map((projector) => projector.stop())]);
       await bus.close();
       await pool.end();
       await database.stop();
     },
   };
+}
+
+/** Where the built widget is (widget/dist/widget.js, built by `npm run build -w @consentry/widget`). */
+export function widgetScriptPath(): string {
+  const widgetPackage = createRequire(import.meta.url).resolve('@consentry/widget/package.json');
+  return path.join(path.dirname(widgetPackage), 'dist', 'widget.js');
 }

@@ -1,0 +1,51 @@
+// The ingest service as a Fastify plugin: the public edge that browsers on owners' sites talk to.
+// Bodies are JSON sent as text/plain (what sendBeacon sends) or application/json, at most 4 KB;
+// every request is rate-limited per client IP (behind TRUSTED_PROXIES, the forwarded address).
+import rateLimit from '@fastify/rate-limit';
+import type { Db, GroupCommitAppender } from '@consentry/infra';
+import type { FastifyPluginAsync } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { collectRoutes } from './collect/routes';
+import type { GeoLocator } from './enrich/geo';
+import { IngestError, ingestErrorHandler } from './errors';
+import { widgetAssetRoutes } from './widget-assets/routes';
+import { createWebsiteResolver } from './website-resolver';
+
+export interface IngestOptions {
+  readonly pool: Db;
+  readonly appender: GroupCommitAppender;
+  readonly geo: GeoLocator;
+  readonly publicUrl: string;
+  readonly widgetScriptPath: string;
+  /** Requests per minute per client IP. */
+  readonly rateLimitPerMinute: number;
+  readonly websiteCacheTtlMs?: number;
+}
+
+export const maxBodyBytes = 4096;
+
+export const ingestPlugin: FastifyPluginAsync<IngestOptions> = async (app, options) => {
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.setErrorHandler(ingestErrorHandler);
+
+  // sendBeacon with a string sends text/plain: parse it as JSON, with the same 4 KB bound.
+  app.addContentTypeParser('text/plain', { parseAs: 'string', bodyLimit: maxBodyBytes }, (_request, body, done) => {
+    try {
+      done(null, JSON.parse(body as string));
+    } catch {
+      done(new IngestError(400, 'INVALID_JSON', 'Request body must be a JSON object'), undefined);
+    }
+  });
+
+  await app.register(rateLimit, {
+    max: options.rateLimitPerMinute,
+    timeWindow: 60_000,
+    keyGenerator: (request) => request.ip,
+    errorResponseBuilder: () => new IngestError(429, 'RATE_LIMITED', 'Too many requests; try again later'),
+  });
+
+  const websites = createWebsiteResolver(options.pool, { ttlMs: options.websiteCacheTtlMs ?? 5_000 });
+  await app.register(collectRoutes, { appender: options.appender, websites, geo: options.geo, bodyLimit: maxBodyBytes });
+  await app.register(widgetAssetRoutes, { pool: options.pool, publicUrl: options.publicUrl, widgetScriptPath: options.widgetScriptPath });
+};

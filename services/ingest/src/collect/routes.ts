@@ -1,0 +1,188 @@
+// The collection endpoints of docs/ingest-protocol.md: consent choices, banner impressions, page
+// views, time on page and engagement. Each request is checked (embed code known, website active,
+// Origin its own), enriched with what the browser must not be trusted with (IP, user agent, device
+// class, location, receive time) and appended through group commit; the answer comes after commit.
+import { consentStreamId, type DeviceClass } from '@consentry/events';
+import type { GroupCommitAppender, NewEvent } from '@consentry/infra';
+import type { Website } from '@consentry/projections';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { deviceClassOf } from '../enrich/device-class';
+import type { GeoLocator } from '../enrich/geo';
+import { ipForStorage, normaliseIp } from '../enrich/ip-address';
+import { IngestError } from '../errors';
+import { isOriginAllowed } from '../origin';
+import type { WebsiteResolver } from '../website-resolver';
+import {
+  acceptedAnswer,
+  consentAnswer,
+  consentBody,
+  engagementBody,
+  errorAnswer,
+  impressionBody,
+  pagehideBody,
+  pageviewBody,
+} from './schemas';
+
+export interface CollectOptions {
+  readonly appender: GroupCommitAppender;
+  readonly websites: WebsiteResolver;
+  readonly geo: GeoLocator;
+  /** Largest accepted body, for every content type (the server default would allow 1 MB). */
+  readonly bodyLimit: number;
+}
+
+const errors = { 400: errorAnswer, 403: errorAnswer, 404: errorAnswer, 413: errorAnswer, 429: errorAnswer, 503: errorAnswer };
+
+export const collectRoutes: FastifyPluginAsyncZod<CollectOptions> = async (app, { appender, websites, geo, bodyLimit }) => {
+  /** The website the request is for, once it passed every check; otherwise a 4xx. */
+  async function websiteFor(request: FastifyRequest, reply: FastifyReply, embedCode: string): Promise<Website> {
+    const origin = request.headers.origin;
+    // Errors are readable by the page (so the widget stops retrying them); only a website's own
+    // origin ever gets a success.
+    if (origin) reply.header('access-control-allow-origin', origin).header('vary', 'Origin');
+    const website = await websites.resolve(embedCode);
+    if (!website) throw new IngestError(404, 'UNKNOWN_EMBED_CODE', 'Unknown embed code');
+    if (!website.isActive) throw new IngestError(403, 'WEBSITE_INACTIVE', 'This website is not active');
+    if (!isOriginAllowed(origin, website.domain)) {
+      throw new IngestError(403, 'ORIGIN_NOT_ALLOWED', `Requests for this website must come from ${website.domain} or its subdomains`);
+    }
+    return website;
+  }
+
+  const userAgentOf = (request: FastifyRequest) => request.headers['user-agent']?.slice(0, 512) ?? null;
+  const deviceOf = (request: FastifyRequest): DeviceClass => deviceClassOf(request.headers['user-agent']);
+
+  async function append(streamId: string, event: NewEvent & { eventId: string }) {
+    return appender.append({ streamId, event });
+  }
+
+  app.post(
+    '/api/collect/consent',
+    { bodyLimit, schema: { body: consentBody, response: { 201: consentAnswer, ...errors } } },
+    async (request, reply) => {
+      const body = request.body;
+      const website = await websiteFor(request, reply, body.embedCode);
+      const ip = normaliseIp(request.ip);
+      // Located from the full address; stored minimised when the website says so.
+      const location = await geo.locate(ip, request.headers);
+      const data = {
+        websiteId: website.id,
+        visitorId: body.visitorId,
+        source: body.source,
+        policyVersion: body.policyVersion,
+        language: body.language || null,
+        pageUrl: body.pageUrl || null,
+        ipAddress: ipForStorage(ip, website.ipAddressMode),
+        userAgent: userAgentOf(request),
+        deviceClass: deviceOf(request),
+        country: location.country,
+        city: location.city,
+        email: null,
+        occurredAt: body.occurredAt,
+        receivedAt: new Date().toISOString(),
+      };
+      const result = await append(
+        consentStreamId(website.id, body.visitorId),
+        body.choice === 'accepted'
+          ? { type: 'ConsentGiven', eventId: body.eventId, data }
+          : { type: 'ConsentDeclined', eventId: body.eventId, data },
+      );
+      return reply.code(201).send(result);
+    },
+  );
+
+  app.post(
+    '/api/collect/impression',
+    { bodyLimit, schema: { body: impressionBody, response: { 202: acceptedAnswer, ...errors } } },
+    async (request, reply) => {
+      const body = request.body;
+      const website = await websiteFor(request, reply, body.embedCode);
+      const result = await append(`banner-${website.id}`, {
+        type: 'BannerShown',
+        eventId: body.eventId,
+        data: { websiteId: website.id, position: body.position, theme: body.theme, deviceClass: deviceOf(request), receivedAt: new Date().toISOString() },
+      });
+      return reply.code(202).send({ status: result.status });
+    },
+  );
+
+  app.post(
+    '/api/collect/pageview',
+    { bodyLimit, schema: { body: pageviewBody, response: { 202: acceptedAnswer, ...errors } } },
+    async (request, reply) => {
+      const body = request.body;
+      const website = await websiteFor(request, reply, body.embedCode);
+      const location = await geo.locate(normaliseIp(request.ip), request.headers);
+      const result = await append(`visits-${website.id}-${body.visitorId}`, {
+        type: 'PageViewed',
+        eventId: body.eventId,
+        data: {
+          websiteId: website.id,
+          visitorId: body.visitorId,
+          pageviewId: body.pageviewId,
+          url: body.url,
+          path: pathOf(body.url),
+          referrer: body.referrer || null,
+          title: body.title || null,
+          deviceClass: deviceOf(request),
+          country: location.country,
+          receivedAt: new Date().toISOString(),
+        },
+      });
+      return reply.code(202).send({ status: result.status });
+    },
+  );
+
+  app.post(
+    '/api/collect/pagehide',
+    { bodyLimit, schema: { body: pagehideBody, response: { 202: acceptedAnswer, ...errors } } },
+    async (request, reply) => {
+      const body = request.body;
+      const website = await websiteFor(request, reply, body.embedCode);
+      const result = await append(`visits-${website.id}-${body.visitorId}`, {
+        type: 'PageHidden',
+        eventId: body.eventId,
+        data: { websiteId: website.id, visitorId: body.visitorId, pageviewId: body.pageviewId, visibleMs: body.visibleMs, receivedAt: new Date().toISOString() },
+      });
+      return reply.code(202).send({ status: result.status });
+    },
+  );
+
+  app.post(
+    '/api/collect/engagement',
+    { bodyLimit, schema: { body: engagementBody, response: { 202: acceptedAnswer, ...errors } } },
+    async (request, reply) => {
+      const body = request.body;
+      const website = await websiteFor(request, reply, body.embedCode);
+      const result = await append(`visits-${website.id}-${body.visitorId}`, {
+        type: 'EngagementRecorded',
+        eventId: body.eventId,
+        data: { websiteId: website.id, visitorId: body.visitorId, pageviewId: body.pageviewId, kind: body.kind, receivedAt: new Date().toISOString() },
+      });
+      return reply.code(202).send({ status: result.status });
+    },
+  );
+
+  // Preflight: the widget sends simple requests (text/plain), but a page may post JSON. The origin
+  // is checked on the POST itself, where the embed code is known.
+  app.options('/api/collect/*', async (request, reply) => {
+    return reply
+      .code(204)
+      .header('access-control-allow-origin', request.headers.origin ?? '*')
+      .header('access-control-allow-methods', 'POST')
+      .header('access-control-allow-headers', 'content-type')
+      .header('access-control-max-age', '86400')
+      .header('vary', 'Origin')
+      .send();
+  });
+};
+
+/** The path of a page URL (what top-pages lists); the URL itself when it does not parse. */
+export function pathOf(url: string): string {
+  try {
+    return new URL(url).pathname || '/';
+  } catch {
+    return url.slice(0, 2048) || '/';
+  }
+}

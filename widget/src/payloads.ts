@@ -1,0 +1,112 @@
+// The request bodies of docs/ingest-protocol.md, one builder per endpoint, with the protocol's length
+// limits applied here so the server never has to refuse a visitor's consent for an over-long URL.
+
+import type { Choice, Source } from './choice';
+import { createUuid } from './ids';
+import type { Position, Theme } from './snippet';
+
+/** Path segments under `{host}/api/collect/`. */
+export const CONSENT = 'consent';
+export const IMPRESSION = 'impression';
+export const PAGEVIEW = 'pageview';
+export const PAGEHIDE = 'pagehide';
+export const ENGAGEMENT = 'engagement';
+export type CollectPath = typeof CONSENT | typeof IMPRESSION | typeof PAGEVIEW | typeof PAGEHIDE | typeof ENGAGEMENT;
+
+export const MAX_URL = 2048;
+export const MAX_TITLE = 256;
+export const MAX_LANGUAGE = 16;
+export const MAX_VISIBLE_MS = 86_400_000;
+
+export type EngagementKind = 'tap_to_call' | 'contact_form_submit' | 'location_map_view' | 'opening_hours_view';
+
+export interface ConsentEvent {
+  embedCode: string;
+  eventId: string;
+  visitorId: string;
+  choice: Choice;
+  source: Source;
+  policyVersion: string;
+  pageUrl: string;
+  language: string;
+  occurredAt: string;
+}
+export interface ImpressionEvent {
+  embedCode: string;
+  eventId: string;
+  position: Position;
+  theme: Theme;
+}
+export interface PageviewEvent {
+  embedCode: string;
+  eventId: string;
+  visitorId: string;
+  pageviewId: string;
+  url: string;
+  referrer: string;
+  title: string;
+}
+export interface PagehideEvent {
+  embedCode: string;
+  eventId: string;
+  visitorId: string;
+  pageviewId: string;
+  visibleMs: number;
+}
+export interface EngagementEvent {
+  embedCode: string;
+  eventId: string;
+  visitorId: string;
+  pageviewId: string;
+  kind: EngagementKind;
+}
+export type CollectBody = ConsentEvent | ImpressionEvent | PageviewEvent | PagehideEvent | EngagementEvent;
+
+const clip = (value: string, max: number): string => value.slice(0, max);
+
+export function buildConsentEvent(
+  embedCode: string,
+  visitorId: string,
+  choice: Choice,
+  source: Source,
+  policyVersion: string,
+): ConsentEvent {
+  return {
+    embedCode,
+    eventId: createUuid(),
+    visitorId,
+    choice,
+    source,
+    policyVersion,
+    pageUrl: clip(location.href, MAX_URL),
+    language: clip(navigator.language || '', MAX_LANGUAGE),
+    occurredAt: new Date().toISOString(),
+  };
+}
+
+export function buildImpression(embedCode: string, position: Position, theme: Theme): ImpressionEvent {
+  return { embedCode, eventId: createUuid(), position, theme };
+}
+
+/** `referrer` is document.referrer for the first page, the previous URL after an SPA navigation. */
+export function buildPageview(embedCode: string, visitorId: string, pageviewId: string, referrer: string): PageviewEvent {
+  return {
+    embedCode,
+    eventId: createUuid(),
+    visitorId,
+    pageviewId,
+    url: clip(location.href, MAX_URL),
+    referrer: clip(referrer, MAX_URL),
+    title: clip(document.title, MAX_TITLE),
+  };
+}
+
+export function buildPagehide(embedCode: string, visitorId: string, pageviewId: string, visibleMs: number): PagehideEvent {
+  // A clock change can make the difference negative; a tab left open for days exceeds the limit.
+  const ms = Math.min(MAX_VISIBLE_MS, Math.max(0, Math.round(visibleMs)));
+  return { embedCode, eventId: createUuid(), visitorId, pageviewId, visibleMs: ms };
+}
+
+export function buildEngagement(embedCode: string, visitorId: string, pageviewId: string, kind: EngagementKind): EngagementEvent {
+  return { embedCode, eventId: createUuid(), visitorId, pageviewId, kind };
+}
