@@ -5,3 +5,4 @@ export * from './consent-events';
 export * from './tcp-proxy';
 export * from './wait-for';
 export * from './nats-streams';
+export * from './browser';

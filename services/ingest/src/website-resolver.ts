@@ -1,7 +1,7 @@
 // Embed code → website, on the hot path of every collection request. A short-lived in-memory cache
 // keeps a flood of requests (or of bogus codes) from becoming a flood of queries; a deactivated or
 // removed website therefore stops collecting within `ttlMs`.
-import type { Db } from '@consentry/infra';
+import { StoreUnavailableError, type Db } from '@consentry/infra';
 import { getWebsiteByEmbedCode, type Website } from '@consentry/projections';
 
 export interface WebsiteResolver {
@@ -25,7 +25,10 @@ export function createWebsiteResolver(pool: Db, options: { ttlMs?: number; maxEn
           if (--drop === 0) break;
         }
       }
-      const website = getWebsiteByEmbedCode(pool, embedCode);
+      const website = getWebsiteByEmbedCode(pool, embedCode).catch((error: unknown) => {
+        // The database is the ledger: not reaching it is the ledger being unavailable (503).
+        throw new StoreUnavailableError('The ledger database cannot be reached', { cause: error });
+      });
       cache.set(embedCode, { website, expires: now + ttlMs });
       // A failed lookup must not be remembered.
       website.catch(() => cache.delete(embedCode));

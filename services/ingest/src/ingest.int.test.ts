@@ -1,0 +1,280 @@
+// The ingest service through app.inject() against the real Postgres: what is stored for a good
+// request, and that every malformed, oversized or hostile request gets a clear 4xx with nothing
+// stored — also under a fast-check fuzz, which must never see a 5xx.
+import { randomUUID } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPool, type Db } from '@consentry/infra';
+import { createTestDatabase, startTcpProxy, type TestDatabase } from '@consentry/infra/testing';
+import { examplePngDataUrl } from '@consentry/events/examples';
+import { addTestWebsite, buildTestIngest, consentBodyFor, type TestIngest, type TestWebsite } from './testing/ingest-app';
+
+let db: TestDatabase;
+let ingest: TestIngest;
+let website: TestWebsite;
+let inactive: TestWebsite;
+const origin = 'https://www.shop.example.test';
+const chromeOnAndroid = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36';
+
+beforeAll(async () => {
+  db = await createTestDatabase('ingest', { poolSize: 12 });
+  const script = path.join(os.tmpdir(), `widget-${randomUUID()}.js`);
+  await writeFile(script, '/* widget */');
+  ingest = await buildTestIngest(db.pool, { widgetScriptPath: script });
+  website = await addTestWebsite(db.pool, { companyName: 'Shop & Co', logoUrl: examplePngDataUrl });
+  inactive = await addTestWebsite(db.pool, { active: false });
+});
+afterAll(async () => {
+  await ingest?.close();
+  await db?.drop();
+});
+
+async function storedEvents(eventId: string) {
+  const { rows } = await db.pool.query('SELECT type, stream_id, data FROM events WHERE event_id = $1', [eventId]);
+  return rows as Array<{ type: string; stream_id: string; data: Record<string, unknown> }>;
+}
+
+async function eventCount(): Promise<number> {
+  const { rows } = await db.pool.query('SELECT count(*)::int AS n FROM events');
+  return rows[0].n;
+}
+
+function postConsent(body: unknown, headers: Record<string, string> = {}) {
+  return ingest.app.inject({
+    method: 'POST',
+    url: '/api/collect/consent',
+    headers: { 'content-type': 'text/plain;charset=UTF-8', origin, 'user-agent': chromeOnAndroid, ...headers },
+    payload: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
+
+describe('when a visitor accepts on the website', () => {
+  it('stores one ConsentGiven with what the server knows, and answers 201 after commit', async () => {
+    const body = consentBodyFor(website);
+    const response = await postConsent(body, { 'x-forwarded-for': '8.8.8.8' });
+    expect(response.statusCode).toBe(201);
+    expect(response.json()).toEqual({ eventId: body.eventId, status: 'stored' });
+    expect(response.headers['access-control-allow-origin']).toBe(origin);
+    const [event] = await storedEvents(body.eventId);
+    expect(event).toMatchObject({
+      type: 'ConsentGiven',
+      stream_id: `consent-${website.id}-${body.visitorId}`,
+      data: {
+        websiteId: website.id,
+        visitorId: body.visitorId,
+        source: 'banner',
+        ipAddress: '8.8.8.0', // minimised by default
+        userAgent: chromeOnAndroid,
+        deviceClass: 'mobile',
+        country: 'US',
+        city: 'Mountain View', // located from the full address before it was truncated
+        email: null,
+        language: 'en-GB',
+      },
+    });
+    expect(Date.now() - Date.parse(String(event?.data.receivedAt))).toBeLessThan(60_000);
+  });
+
+  it('stores a retry of the same event once and says so', async () => {
+    const body = consentBodyFor(website);
+    const first = await postConsent(body);
+    const again = await postConsent(body);
+    expect([first.statusCode, again.statusCode]).toEqual([201, 201]);
+    expect(again.json()).toEqual({ eventId: body.eventId, status: 'duplicate' });
+    expect(await storedEvents(body.eventId)).toHaveLength(1);
+  });
+
+  it('keeps the full address when the website says so, and takes application/json too', async () => {
+    const full = await addTestWebsite(db.pool, { ipAddressMode: 'full' });
+    const body = consentBodyFor(full, { choice: 'declined', source: 'gpc' });
+    const response = await postConsent(body, { 'content-type': 'application/json', 'x-forwarded-for': '2001:db8:85a3::8a2e:370:7334' });
+    expect(response.statusCode).toBe(201);
+    const [event] = await storedEvents(body.eventId);
+    expect(event?.type).toBe('ConsentDeclined');
+    expect(event?.data).toMatchObject({ ipAddress: '2001:db8:85a3::8a2e:370:7334', source: 'gpc', country: null });
+  });
+
+  it('accepts subdomains of the website domain and plain http', async () => {
+    for (const allowed of ['https://shop.example.test', 'http://blog.shop.example.test']) {
+      const response = await postConsent(consentBodyFor(website), { origin: allowed });
+      expect(response.statusCode, allowed).toBe(201);
+    }
+  });
+});
+
+describe('when analytics events arrive', () => {
+  it('stores impressions anonymously and page views, time on page and engagement with the visitor', async () => {
+    const send = (url: string, body: Record<string, unknown>) =>
+      ingest.app.inject({ method: 'POST', url, headers: { 'content-type': 'text/plain', origin, 'user-agent': chromeOnAndroid }, payload: JSON.stringify(body) });
+    const visitorId = randomUUID();
+    const pageviewId = randomUUID();
+    const ids = { impression: randomUUID(), pageview: randomUUID(), pagehide: randomUUID(), engagement: randomUUID() };
+    const answers = await Promise.all([
+      send('/api/collect/impression', { embedCode: website.embedCode, eventId: ids.impression, position: 'top', theme: 'dark' }),
+      send('/api/collect/pageview', { embedCode: website.embedCode, eventId: ids.pageview, visitorId, pageviewId, url: `${origin}/menu?x=1`, referrer: 'https://www.google.com/', title: 'Menu' }),
+      send('/api/collect/pagehide', { embedCode: website.embedCode, eventId: ids.pagehide, visitorId, pageviewId, visibleMs: 12_345 }),
+      send('/api/collect/engagement', { embedCode: website.embedCode, eventId: ids.engagement, visitorId, pageviewId, kind: 'tap_to_call' }),
+    ]);
+    expect(answers.map((answer) => answer.statusCode)).toEqual([202, 202, 202, 202]);
+    const [impression] = await storedEvents(ids.impression);
+    expect(impression).toMatchObject({ type: 'BannerShown', data: { websiteId: website.id, position: 'top', theme: 'dark', deviceClass: 'mobile' } });
+    expect(Object.keys(impression!.data).sort()).toEqual(['deviceClass', 'position', 'receivedAt', 'theme', 'websiteId']);
+    expect((await storedEvents(ids.pageview))[0]).toMatchObject({ type: 'PageViewed', data: { path: '/menu', referrer: 'https://www.google.com/', title: 'Menu' } });
+    expect((await storedEvents(ids.pagehide))[0]).toMatchObject({ type: 'PageHidden', data: { visibleMs: 12_345 } });
+    expect((await storedEvents(ids.engagement))[0]).toMatchObject({ type: 'EngagementRecorded', data: { kind: 'tap_to_call' } });
+  });
+});
+
+describe('when a request is malformed, oversized or hostile', () => {
+  const cases: Array<[string, () => { body: unknown; headers?: Record<string, string> }, number, string]> = [
+    ['a foreign origin', () => ({ body: consentBodyFor(website), headers: { origin: 'https://evil.example.com' } }), 403, 'ORIGIN_NOT_ALLOWED'],
+    ['a look-alike origin', () => ({ body: consentBodyFor(website), headers: { origin: 'https://notshop.example.test' } }), 403, 'ORIGIN_NOT_ALLOWED'],
+    ['an origin with the domain as a prefix', () => ({ body: consentBodyFor(website), headers: { origin: 'https://shop.example.test.evil.com' } }), 403, 'ORIGIN_NOT_ALLOWED'],
+    ['no origin at all', () => ({ body: consentBodyFor(website), headers: { origin: '' } }), 403, 'ORIGIN_NOT_ALLOWED'],
+    ['a javascript: origin', () => ({ body: consentBodyFor(website), headers: { origin: 'javascript:alert(1)' } }), 403, 'ORIGIN_NOT_ALLOWED'],
+    ['an unknown embed code', () => ({ body: consentBodyFor({ ...website, embedCode: 'unknownCode123' }) }), 404, 'UNKNOWN_EMBED_CODE'],
+    ['an inactive website', () => ({ body: consentBodyFor(inactive), headers: { origin: 'https://shop.example.test' } }), 403, 'WEBSITE_INACTIVE'],
+    ['bad JSON', () => ({ body: '{"embedCode": ' }), 400, 'INVALID_JSON'],
+    ['an empty body', () => ({ body: '' }), 400, 'INVALID_JSON'],
+    ['a JSON array', () => ({ body: [consentBodyFor(website)] }), 400, 'INVALID_REQUEST'],
+    ['a JSON string', () => ({ body: '"accepted"' }), 400, 'INVALID_REQUEST'],
+    ['null', () => ({ body: 'null' }), 400, 'INVALID_REQUEST'],
+    ['a wrong choice', () => ({ body: consentBodyFor(website, { choice: 'maybe' }) }), 400, 'INVALID_REQUEST'],
+    ['a number as visitor id', () => ({ body: consentBodyFor(website, { visitorId: 42 }) }), 400, 'INVALID_REQUEST'],
+    ['an event id that is not a UUID', () => ({ body: consentBodyFor(website, { eventId: 'x'.repeat(36) }) }), 400, 'INVALID_REQUEST'],
+    ['a missing event id', () => ({ body: { ...consentBodyFor(website), eventId: undefined } }), 400, 'INVALID_REQUEST'],
+    ['an unknown field', () => ({ body: consentBodyFor(website, { ipAddress: '1.2.3.4' }) }), 400, 'INVALID_REQUEST'],
+    ['a prototype-polluting field', () => ({ body: `{"__proto__": {"admin": true}, ${JSON.stringify(consentBodyFor(website)).slice(1)}` }), 400, 'INVALID_REQUEST'],
+    ['a huge visitor id', () => ({ body: consentBodyFor(website, { visitorId: 'v'.repeat(65) }) }), 400, 'INVALID_REQUEST'],
+    ['a body over 4 KB', () => ({ body: consentBodyFor(website, { pageUrl: 'https://shop.example.test/'.padEnd(4200, 'a') }) }), 413, 'BODY_TOO_LARGE'],
+    ['a body over 4 KB as application/json', () => ({ body: consentBodyFor(website, { pageUrl: 'x'.repeat(5000) }), headers: { 'content-type': 'application/json' } }), 413, 'BODY_TOO_LARGE'],
+    ['a bad timestamp', () => ({ body: consentBodyFor(website, { occurredAt: 'yesterday' }) }), 400, 'INVALID_REQUEST'],
+    ['a form body', () => ({ body: 'embedCode=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415, 'UNSUPPORTED_MEDIA_TYPE'],
+  ];
+
+  it.each(cases)('%s → %s %s, nothing stored', async (_name, make, status, code) => {
+    const before = await eventCount();
+    const { body, headers } = make();
+    const response = await postConsent(body, headers);
+    expect(response.statusCode).toBe(status);
+    expect(response.json()).toMatchObject({ error: { code } });
+    expect(response.json().error.message.length).toBeGreaterThan(5);
+    expect(await eventCount()).toBe(before);
+  });
+
+  it('a fuzzed consent endpoint never answers 5xx', async () => {
+    const valid = consentBodyFor(website);
+    const anyJson = fc.jsonValue({ maxDepth: 3 });
+    const mutated = fc.record(
+      Object.fromEntries(Object.keys(valid).map((key) => [key, fc.oneof(fc.constant((valid as Record<string, unknown>)[key]), anyJson, fc.string({ maxLength: 3000 }))])),
+      { requiredKeys: [] },
+    );
+    const bodies = fc.oneof(
+      mutated.map((body) => JSON.stringify(body)),
+      anyJson.map((value) => JSON.stringify(value)),
+      fc.string({ maxLength: 5000 }),
+      fc.uint8Array({ maxLength: 5000 }).map((bytes) => Buffer.from(bytes).toString('latin1')),
+    );
+    const contentTypes = fc.constantFrom('text/plain', 'text/plain;charset=UTF-8', 'application/json', 'application/octet-stream', 'text/html');
+    await fc.assert(
+      fc.asyncProperty(bodies, contentTypes, fc.constantFrom(origin, 'https://evil.test', ''), async (payload, contentType, requestOrigin) => {
+        const response = await postConsent(payload, { 'content-type': contentType, origin: requestOrigin });
+        expect(response.statusCode, `${contentType} ${payload.slice(0, 200)}`).toBeLessThan(500);
+      }),
+      { numRuns: 400 },
+    );
+  });
+});
+
+describe('when the ledger cannot commit', () => {
+  it('answers 503 so the widget keeps the event, and stores it when retried after Postgres is back', async () => {
+    const url = new URL(db.connectionString);
+    const proxy = await startTcpProxy({ targetHost: url.hostname, targetPort: Number(url.port || 5432) });
+    url.host = `${proxy.host}:${proxy.port}`;
+    const pool: Db = createPool(url.toString(), { max: 4 });
+    const flaky = await buildTestIngest(pool);
+    try {
+      const send = (body: unknown) =>
+        flaky.app.inject({ method: 'POST', url: '/api/collect/consent', headers: { 'content-type': 'text/plain', origin }, payload: JSON.stringify(body) });
+      expect((await send(consentBodyFor(website))).statusCode).toBe(201);
+      const body = consentBodyFor(website);
+      proxy.cut();
+      const down = await send(body);
+      expect(down.statusCode).toBe(503);
+      expect(down.json()).toMatchObject({ error: { code: 'LEDGER_UNAVAILABLE' } });
+      expect(await storedEvents(body.eventId)).toHaveLength(0);
+      proxy.restore();
+      const retried = await send(body);
+      expect(retried.statusCode).toBe(201);
+      expect(await storedEvents(body.eventId)).toHaveLength(1);
+    } finally {
+      await flaky.close();
+      await pool.end();
+      await proxy.close();
+    }
+  });
+});
+
+describe('when one address sends too much', () => {
+  it('is answered 429 past the per-minute limit', async () => {
+    const limited = await buildTestIngest(db.pool, { rateLimitPerMinute: 3 });
+    try {
+      const statuses: number[] = [];
+      for (let index = 0; index < 5; index++) {
+        const response = await limited.app.inject({
+          method: 'POST',
+          url: '/api/collect/impression',
+          headers: { 'content-type': 'text/plain', origin, 'x-forwarded-for': '198.51.100.9' },
+          payload: JSON.stringify({ embedCode: website.embedCode, eventId: randomUUID(), position: 'bottom', theme: 'light' }),
+        });
+        statuses.push(response.statusCode);
+      }
+      expect(statuses).toEqual([202, 202, 202, 429, 429]);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe('the widget assets', () => {
+  it('serve the website config with branding, cacheably, and 304 for an unchanged ETag', async () => {
+    const response = await ingest.app.inject({ method: 'GET', url: `/api/widget/config/${website.embedCode}` });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      websiteId: website.id,
+      companyName: 'Shop & Co',
+      logoUrl: `http://consentry.test/api/widget/logo/${website.embedCode}`,
+      primaryColor: '#0f766e',
+      privacyPolicyUrl: null,
+      policyVersion: '1',
+      position: 'bottom',
+      theme: 'light',
+      language: 'en',
+    });
+    expect(response.headers['cache-control']).toBe('public, max-age=60');
+    expect(response.headers['access-control-allow-origin']).toBe('*');
+    const again = await ingest.app.inject({ method: 'GET', url: `/api/widget/config/${website.embedCode}`, headers: { 'if-none-match': String(response.headers.etag) } });
+    expect(again.statusCode).toBe(304);
+  });
+
+  it('serve the logo as an image that cannot run script', async () => {
+    const response = await ingest.app.inject({ method: 'GET', url: `/api/widget/logo/${website.embedCode}` });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('image/png');
+    expect(response.headers['content-security-policy']).toContain("default-src 'none'");
+    expect(response.rawPayload.subarray(1, 4).toString()).toBe('PNG');
+  });
+
+  it('refuse unknown and inactive websites, and serve widget.js', async () => {
+    expect((await ingest.app.inject({ method: 'GET', url: '/api/widget/config/unknownCode123' })).statusCode).toBe(404);
+    expect((await ingest.app.inject({ method: 'GET', url: `/api/widget/config/${inactive.embedCode}` })).statusCode).toBe(403);
+    expect((await ingest.app.inject({ method: 'GET', url: '/api/widget/config/%3Cscript%3E' })).statusCode).toBe(400);
+    const script = await ingest.app.inject({ method: 'GET', url: '/widget.js' });
+    expect(script.statusCode).toBe(200);
+    expect(script.headers['content-type']).toContain('application/javascript');
+    expect(script.body).toBe('/* widget */');
+  });
+});
