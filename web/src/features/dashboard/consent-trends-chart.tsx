@@ -1,0 +1,81 @@
+// The 'Consent Trends' line chart: accepted and declined choices per day. Loaded lazily so chart.js
+// is only downloaded by the screens that draw it.
+import {
+  CategoryScale,
+  Chart,
+  Filler,
+  Legend,
+  LinearScale,
+  LineElement,
+  PointElement,
+  Tooltip,
+  type ChartData,
+  type ChartOptions,
+} from 'chart.js';
+import { useMemo } from 'react';
+import { Line } from 'react-chartjs-2';
+import type { DailyConsents } from '../stats/queries';
+
+let chartPartsRegistered = false;
+
+/** chart.js is tree-shaken: the parts a line chart needs are registered once, on first render. */
+function registerChartParts(): void {
+  if (chartPartsRegistered) return;
+  Chart.register(CategoryScale, LinearScale, PointElement, LineElement, Tooltip, Legend, Filler);
+  chartPartsRegistered = true;
+}
+
+const dayLabelFormat = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+
+const options: ChartOptions<'line'> = {
+  responsive: true,
+  maintainAspectRatio: false,
+  interaction: { mode: 'index', intersect: false },
+  plugins: { legend: { position: 'bottom' } },
+  scales: {
+    x: { grid: { display: false }, ticks: { maxTicksLimit: 8 } },
+    y: { beginAtZero: true, ticks: { precision: 0 } },
+  },
+};
+
+export default function ConsentTrendsChart({ series }: { series: DailyConsents[] }) {
+  registerChartParts();
+  const data = useMemo<ChartData<'line'>>(
+    () => ({
+      labels: series.map((day) => dayLabelFormat.format(new Date(`${day.date}T00:00:00Z`))),
+      datasets: [
+        {
+          label: 'Accepted',
+          data: series.map((day) => day.accepted),
+          borderColor: '#16a34a',
+          backgroundColor: 'rgba(22, 163, 74, 0.1)',
+          fill: true,
+          tension: 0.3,
+          pointRadius: 0,
+        },
+        {
+          label: 'Declined',
+          data: series.map((day) => day.declined),
+          borderColor: '#dc2626',
+          backgroundColor: 'rgba(220, 38, 38, 0.1)',
+          fill: true,
+          tension: 0.3,
+          pointRadius: 0,
+        },
+      ],
+    }),
+    [series],
+  );
+  const total = series.reduce((sum, day) => sum + day.accepted + day.declined, 0);
+
+  return (
+    <div className="h-72">
+      <Line
+        data={data}
+        options={options}
+        role="img"
+        aria-label={`Consent choices per day over the last ${series.length} days: ${total} in total`}
+      />
+    </div>
+  );
+}

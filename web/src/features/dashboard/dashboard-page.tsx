@@ -1,0 +1,231 @@
+// The Dashboard (/dashboard, /admin): four stat cards with trends computed from the daily counts, the
+// Consent Trends chart, the top three websites and the ten most recent consent choices.
+import { useQuery } from '@tanstack/react-query';
+import { Ban, ChartPie, Globe, TrendingDown, TrendingUp, Minus, Users, type LucideIcon } from 'lucide-react';
+import { lazy, Suspense } from 'react';
+import { PageHeader } from '../../components/page-header';
+import { EmptyState, ErrorState, LoadingState } from '../../components/query-state';
+import { Badge } from '../../components/ui/badge';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../components/ui/table';
+import { formatDateTime, formatNumber, formatRate } from '../../lib/format';
+import { ConsentChoiceBadge } from '../consents/consent-choice';
+import { recentConsentsQueryOptions, type ConsentRecord } from '../consents/queries';
+import {
+  consentStatsQueryOptions,
+  dailyConsentStatsQueryOptions,
+  trendWindowDays,
+  websiteStatsQueryOptions,
+} from '../stats/queries';
+import { websitesQueryOptions, type Website } from '../websites/queries';
+import {
+  buildDailySeries,
+  getCountTrend,
+  getNewWebsitesTrend,
+  getRateTrend,
+  getTrendWindows,
+  type Trend,
+} from './trends';
+
+const ConsentTrendsChart = lazy(() => import('./consent-trends-chart'));
+
+export const topWebsitesShown = 3;
+
+export function DashboardPage() {
+  const stats = useQuery(consentStatsQueryOptions());
+  const websites = useQuery(websitesQueryOptions());
+  const daily = useQuery(dailyConsentStatsQueryOptions());
+  const now = Date.now();
+  const windows = daily.data ? getTrendWindows(daily.data, now) : null;
+
+  return (
+    <>
+      <PageHeader title="Dashboard" description="Consent activity across your websites." />
+      <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
+        <StatCard
+          title="Total Consents"
+          icon={Users}
+          value={stats.data ? formatNumber(stats.data.totalConsents) : undefined}
+          isError={stats.isError}
+          trend={windows ? getCountTrend(windows.current.total, windows.previous.total, true) : undefined}
+        />
+        <StatCard
+          title="Active Websites"
+          icon={Globe}
+          value={websites.data ? formatNumber(websites.data.filter((website) => website.isActive).length) : undefined}
+          isError={websites.isError}
+          trend={websites.data ? getNewWebsitesTrend(websites.data, now) : undefined}
+        />
+        <StatCard
+          title="Consent Rate"
+          icon={ChartPie}
+          value={stats.data ? formatRate(stats.data.consentRate) : undefined}
+          isError={stats.isError}
+          trend={windows ? getRateTrend(windows.current, windows.previous) : undefined}
+        />
+        <StatCard
+          title="Declined"
+          icon={Ban}
+          value={stats.data ? formatNumber(stats.data.declinedConsents) : undefined}
+          isError={stats.isError}
+          trend={windows ? getCountTrend(windows.current.declined, windows.previous.declined, false) : undefined}
+        />
+      </div>
+
+      <div className="mt-6 grid grid-cols-1 gap-6 lg:grid-cols-3">
+        <Card className="lg:col-span-2">
+          <CardHeader>
+            <CardTitle>Consent Trends</CardTitle>
+            <CardDescription>Accepted and declined choices per day, last {trendWindowDays} days</CardDescription>
+          </CardHeader>
+          <CardContent>
+            {daily.isPending ? (
+              <LoadingState />
+            ) : daily.isError ? (
+              <p className="py-8 text-center text-muted-foreground">No data available</p>
+            ) : (
+              <Suspense fallback={<LoadingState />}>
+                <ConsentTrendsChart series={buildDailySeries(daily.data, trendWindowDays, now)} />
+              </Suspense>
+            )}
+          </CardContent>
+        </Card>
+        <TopWebsitesCard />
+      </div>
+
+      <RecentActivityCard websites={websites.data ?? []} />
+    </>
+  );
+}
+
+const toneClasses: Record<Trend['tone'], string> = {
+  positive: 'bg-green-100 text-green-800',
+  negative: 'bg-red-100 text-red-800',
+  neutral: 'bg-secondary text-secondary-foreground',
+};
+
+const toneIcons: Record<Trend['tone'], LucideIcon> = { positive: TrendingUp, negative: TrendingDown, neutral: Minus };
+
+function StatCard({
+  title,
+  icon: Icon,
+  value,
+  trend,
+  isError,
+}: {
+  title: string;
+  icon: LucideIcon;
+  value: string | undefined;
+  trend: Trend | undefined;
+  isError: boolean;
+}) {
+  const TrendIcon = trend ? toneIcons[trend.tone] : Minus;
+  return (
+    <Card>
+      <CardHeader className="flex-row items-center justify-between pb-2">
+        <CardTitle className="text-sm font-medium text-muted-foreground">{title}</CardTitle>
+        <Icon className="size-4 text-muted-foreground" aria-hidden />
+      </CardHeader>
+      <CardContent className="space-y-2">
+        <p className="text-3xl font-bold" aria-label={`${title}: ${value ?? (isError ? 'unavailable' : 'loading')}`}>
+          {value ?? (isError ? '—' : '…')}
+        </p>
+        {trend ? (
+          <Badge className={`whitespace-normal ${toneClasses[trend.tone]}`}>
+            <TrendIcon className="size-3" aria-hidden />
+            {trend.label}
+          </Badge>
+        ) : null}
+      </CardContent>
+    </Card>
+  );
+}
+
+function TopWebsitesCard() {
+  const websiteStats = useQuery(websiteStatsQueryOptions());
+  const top = websiteStats.data
+    ? [...websiteStats.data].sort((a, b) => b.totalConsents - a.totalConsents).slice(0, topWebsitesShown)
+    : [];
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Top Websites</CardTitle>
+        <CardDescription>By number of consent choices</CardDescription>
+      </CardHeader>
+      <CardContent>
+        {websiteStats.isPending ? (
+          <LoadingState />
+        ) : websiteStats.isError ? (
+          <p className="py-8 text-center text-muted-foreground">No data available</p>
+        ) : top.length === 0 ? (
+          <p className="py-8 text-center text-muted-foreground">No websites yet</p>
+        ) : (
+          <ol className="space-y-4">
+            {top.map((item) => (
+              <li key={item.website.id} className="flex items-center justify-between gap-3">
+                <div className="min-w-0">
+                  <p className="truncate font-medium">{item.website.name ?? item.website.domain}</p>
+                  <p className="text-sm text-muted-foreground">{formatNumber(item.totalConsents)} consents</p>
+                </div>
+                <Badge variant="outline">{formatRate(item.consentRate)}</Badge>
+              </li>
+            ))}
+          </ol>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+export function formatLocation(record: Pick<ConsentRecord, 'city' | 'country'>): string {
+  return [record.city, record.country].filter(Boolean).join(', ') || 'Unknown';
+}
+
+function RecentActivityCard({ websites }: { websites: Website[] }) {
+  const consents = useQuery(recentConsentsQueryOptions());
+  const websiteNames = new Map(websites.map((website) => [website.id, website.name]));
+
+  return (
+    <Card className="mt-6">
+      <CardHeader>
+        <CardTitle>Recent Consent Activity</CardTitle>
+        <CardDescription>The latest consent choices across your websites</CardDescription>
+      </CardHeader>
+      <CardContent>
+        {consents.isPending ? (
+          <LoadingState />
+        ) : consents.isError ? (
+          <ErrorState title="Recent activity could not be loaded." error={consents.error} />
+        ) : consents.data.length === 0 ? (
+          <EmptyState title="No consent data yet" description="Consent choices appear here once visitors answer your banner." />
+        ) : (
+          <Table>
+            <TableHeader>
+              <TableRow>
+                <TableHead>Timestamp</TableHead>
+                <TableHead>Website</TableHead>
+                <TableHead>Consent</TableHead>
+                <TableHead>Location</TableHead>
+                <TableHead>IP Address</TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {consents.data.map((record) => (
+                <TableRow key={record.id}>
+                  <TableCell className="whitespace-nowrap">{formatDateTime(record.timestamp)}</TableCell>
+                  <TableCell>{websiteNames.get(record.websiteId) ?? record.websiteId}</TableCell>
+                  <TableCell>
+                    <ConsentChoiceBadge choice={record.consentChoice} />
+                  </TableCell>
+                  <TableCell>{formatLocation(record)}</TableCell>
+                  <TableCell className="font-mono text-xs">{record.ipAddress || 'Unknown'}</TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,42 @@
+// The sidebar's navigation (spec "Shared layout"). Admin mode uses the /admin prefix for Websites,
+// Export, Installation, Setup Guide and Settings and adds Website Editor and User Management; user
+// mode uses the /user prefix. `to` is typed by the generated route tree, so every entry is a real route.
+import {
+  BookOpen,
+  Download,
+  Globe,
+  LayoutDashboard,
+  PenLine,
+  Settings,
+  Users,
+  Wrench,
+  type LucideIcon,
+} from 'lucide-react';
+import type { FileRouteTypes } from '../../routeTree.gen';
+
+export type NavigationMode = 'admin' | 'user';
+
+export interface NavigationItem {
+  label: string;
+  to: FileRouteTypes['to'];
+  icon: LucideIcon;
+}
+
+export function getNavigation(mode: NavigationMode): NavigationItem[] {
+  const admin = mode === 'admin';
+  const items: NavigationItem[] = [
+    { label: 'Dashboard', to: admin ? '/admin' : '/dashboard', icon: LayoutDashboard },
+    { label: 'Websites', to: admin ? '/admin/websites' : '/user/websites', icon: Globe },
+    { label: 'Export', to: admin ? '/admin/export' : '/user/export', icon: Download },
+    { label: 'Installation', to: admin ? '/admin/installation' : '/user/installation', icon: Wrench },
+    { label: 'Setup Guide', to: admin ? '/admin/setup-instructions' : '/user/setup-instructions', icon: BookOpen },
+    { label: 'Settings', to: admin ? '/admin/settings' : '/user/settings', icon: Settings },
+  ];
+  if (admin) {
+    items.push(
+      { label: 'Website Editor', to: '/website-editor', icon: PenLine },
+      { label: 'User Management', to: '/user-management', icon: Users },
+    );
+  }
+  return items;
+}

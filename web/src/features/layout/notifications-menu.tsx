@@ -1,0 +1,73 @@
+// The top bar's notification button: the latest consent choices, and how many arrived in the last
+// 24 hours (spec: recent activity counts the last 24 hours). It shares the dashboard's query, so a
+// live update refreshes both.
+import { useQuery } from '@tanstack/react-query';
+import { Bell } from 'lucide-react';
+import { Button } from '../../components/ui/button';
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from '../../components/ui/dropdown-menu';
+import { formatDateTime } from '../../lib/format';
+import { getConsentChoiceLabel } from '../consents/consent-choice';
+import { recentConsentsQueryOptions, type ConsentRecord } from '../consents/queries';
+
+const recentActivityWindowMs = 24 * 60 * 60 * 1000;
+const shownNotifications = 5;
+
+export function countRecentActivity(records: ConsentRecord[], now: number): number {
+  return records.filter((record) => now - new Date(record.timestamp).getTime() <= recentActivityWindowMs).length;
+}
+
+export function NotificationsMenu({ onOpenDashboard }: { onOpenDashboard: () => void }) {
+  const { data, isError, isPending } = useQuery(recentConsentsQueryOptions());
+  const records = data ?? [];
+  const recentCount = countRecentActivity(records, Date.now());
+
+  return (
+    <DropdownMenu>
+      <DropdownMenuTrigger asChild>
+        <Button
+          variant="ghost"
+          size="icon"
+          className="relative"
+          aria-label={recentCount > 0 ? `Notifications: ${recentCount} in the last 24 hours` : 'Notifications'}
+        >
+          <Bell aria-hidden />
+          {recentCount > 0 ? (
+            <span className="absolute top-1.5 right-1.5 flex min-w-4 items-center justify-center rounded-full bg-destructive px-1 text-[10px] leading-4 font-semibold text-destructive-foreground">
+              {recentCount}
+            </span>
+          ) : null}
+        </Button>
+      </DropdownMenuTrigger>
+      <DropdownMenuContent align="end" className="w-80">
+        <DropdownMenuLabel>Recent activity</DropdownMenuLabel>
+        <p className="px-2 pb-2 text-xs text-muted-foreground">
+          {recentCount === 1 ? '1 consent' : `${recentCount} consents`} in the last 24 hours
+        </p>
+        <DropdownMenuSeparator />
+        {isPending ? (
+          <p className="px-2 py-1.5 text-sm text-muted-foreground">Loading...</p>
+        ) : isError ? (
+          <p className="px-2 py-1.5 text-sm text-muted-foreground">No data available</p>
+        ) : records.length === 0 ? (
+          <p className="px-2 py-1.5 text-sm text-muted-foreground">No consent data yet</p>
+        ) : (
+          records.slice(0, shownNotifications).map((record) => (
+            <DropdownMenuItem key={record.id} onSelect={onOpenDashboard} className="flex-col items-start gap-0.5">
+              <span className="font-medium">{getConsentChoiceLabel(record.consentChoice)}</span>
+              <span className="text-xs text-muted-foreground">{formatDateTime(record.timestamp)}</span>
+            </DropdownMenuItem>
+          ))
+        )}
+        <DropdownMenuSeparator />
+        <DropdownMenuItem onSelect={onOpenDashboard}>View dashboard</DropdownMenuItem>
+      </DropdownMenuContent>
+    </DropdownMenu>
+  );
+}

@@ -1,0 +1,45 @@
+// Managed users and the plans admins can assign (admin-only endpoints).
+import { queryOptions } from '@tanstack/react-query';
+import { getJson } from '../../lib/api';
+import type { SubscriptionPlan } from '../subscription/queries';
+
+export interface ManagedUser {
+  id: string;
+  email?: string | null;
+  firstName?: string | null;
+  lastName?: string | null;
+  profileImageUrl?: string | null;
+  subscriptionTier: string;
+  subscriptionStatus: string;
+  maxWebsites: number;
+  maxConsentsPerMonth: number;
+  isActive: boolean;
+  websiteCount: number;
+  consentCount: number;
+  lastActivity?: string | null;
+}
+
+/** Tiers of spec section 3: the four plans plus the three the tier filter also lists. */
+export const subscriptionTiers = ['free', 'basic', 'pro', 'business', 'starter', 'professional', 'enterprise'] as const;
+export const subscriptionStatuses = ['active', 'cancelled', 'expired'] as const;
+
+/** Invite defaults of spec sections 5 and 9. */
+export const inviteDefaults = { subscriptionTier: 'free', maxWebsites: 1, maxConsentsPerMonth: 15 } as const;
+
+export function managedUsersQueryOptions() {
+  return queryOptions({
+    queryKey: ['users'],
+    queryFn: () => getJson<ManagedUser[]>('/api/admin/users'),
+  });
+}
+
+export function adminSubscriptionPlansQueryOptions() {
+  return queryOptions({
+    queryKey: ['subscription-plans', 'admin'],
+    queryFn: () => getJson<SubscriptionPlan[]>('/api/admin/subscription-plans'),
+  });
+}
+
+export function getUserDisplayName(user: Pick<ManagedUser, 'firstName' | 'lastName' | 'email'>): string {
+  return [user.firstName, user.lastName].filter(Boolean).join(' ').trim() || user.email || 'Unnamed user';
+}

@@ -1,0 +1,82 @@
+// The Websites screen (/websites, /user/websites, /admin/websites): every website with its status,
+// embed snippet, creation date and id, plus adding and deleting.
+import { useQuery } from '@tanstack/react-query';
+import { Globe } from 'lucide-react';
+import { PageHeader } from '../../components/page-header';
+import { EmptyState, ErrorState, LoadingState } from '../../components/query-state';
+import { SnippetBlock } from '../../components/snippet-block';
+import { Badge } from '../../components/ui/badge';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
+import { formatDateTime } from '../../lib/format';
+import { buildEmbedSnippet, getProductHost } from '../../lib/snippet';
+import { AddWebsiteDialog } from './add-website-dialog';
+import { DeleteWebsiteButton } from './delete-website-button';
+import { websitesQueryOptions, type Website } from './queries';
+
+export function WebsiteStatusBadge({ isActive }: { isActive: boolean }) {
+  return isActive ? <Badge variant="success">Active</Badge> : <Badge variant="secondary">Inactive</Badge>;
+}
+
+export function WebsitesPage() {
+  const websitesQuery = useQuery(websitesQueryOptions());
+
+  return (
+    <>
+      <PageHeader
+        title="Websites"
+        description="Manage your websites and their consent banners."
+        action={websitesQuery.data && websitesQuery.data.length > 0 ? <AddWebsiteDialog /> : undefined}
+      />
+      {websitesQuery.isPending ? (
+        <LoadingState />
+      ) : websitesQuery.isError ? (
+        <ErrorState title="Websites could not be loaded." error={websitesQuery.error} />
+      ) : websitesQuery.data.length === 0 ? (
+        <Card>
+          <EmptyState
+            title="No websites yet"
+            description="Add your first website to get its embed code and start recording consent choices."
+          >
+            <AddWebsiteDialog triggerLabel="Add Your First Website" />
+          </EmptyState>
+        </Card>
+      ) : (
+        <div className="grid grid-cols-1 gap-4">
+          {websitesQuery.data.map((website) => (
+            <WebsiteCard key={website.id} website={website} />
+          ))}
+        </div>
+      )}
+    </>
+  );
+}
+
+function WebsiteCard({ website }: { website: Website }) {
+  return (
+    <Card aria-label={website.name} className="min-w-0">
+      <CardHeader className="flex-row items-start justify-between gap-4">
+        <div className="flex min-w-0 items-start gap-3">
+          <Globe className="mt-1 size-5 shrink-0 text-primary" aria-hidden />
+          <div className="min-w-0 space-y-1">
+            <CardTitle className="flex flex-wrap items-center gap-2">
+              <span className="truncate">{website.name}</span>
+              <WebsiteStatusBadge isActive={website.isActive} />
+            </CardTitle>
+            <CardDescription className="truncate">{website.domain}</CardDescription>
+          </div>
+        </div>
+        <DeleteWebsiteButton website={website} />
+      </CardHeader>
+      <CardContent className="space-y-3">
+        <SnippetBlock
+          label="Website body code"
+          snippet={buildEmbedSnippet({ host: getProductHost(), embedCode: website.embedCode })}
+        />
+        <div className="flex flex-wrap gap-x-6 gap-y-1 text-xs text-muted-foreground">
+          <span>Created {formatDateTime(website.createdAt)}</span>
+          <span>ID: {website.id}</span>
+        </div>
+      </CardContent>
+    </Card>
+  );
+}

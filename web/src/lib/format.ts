@@ -1,0 +1,44 @@
+// Display formats of spec section 9: en-US dates as short month, day, year and hour:minute; en-US
+// number grouping; rates with one decimal and a percent sign; prices from cents.
+
+const dateTimeFormat = new Intl.DateTimeFormat('en-US', {
+  month: 'short',
+  day: 'numeric',
+  year: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+});
+const dateFormat = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric' });
+const numberFormat = new Intl.NumberFormat('en-US');
+
+/** `May 1, 2024, 12:05 PM`; an unparsable value is shown as given rather than as "Invalid Date". */
+export function formatDateTime(value: string | number | Date): string {
+  const date = value instanceof Date ? value : new Date(value);
+  return Number.isNaN(date.getTime()) ? String(value) : dateTimeFormat.format(date);
+}
+
+/** `May 1, 2024`. */
+export function formatDate(value: string | number | Date): string {
+  const date = value instanceof Date ? value : new Date(value);
+  return Number.isNaN(date.getTime()) ? String(value) : dateFormat.format(date);
+}
+
+/** `12,345`. */
+export function formatNumber(value: number): string {
+  return numberFormat.format(value);
+}
+
+/** `42.5%`. */
+export function formatRate(percent: number): string {
+  return `${percent.toFixed(1)}%`;
+}
+
+/** `$29` for whole dollars, `$29.99` otherwise. */
+export function formatPrice(cents: number): string {
+  const dollars = cents / 100;
+  return new Intl.NumberFormat('en-US', {
+    style: 'currency',
+    currency: 'USD',
+    minimumFractionDigits: Number.isInteger(dollars) ? 0 : 2,
+  }).format(dollars);
+}

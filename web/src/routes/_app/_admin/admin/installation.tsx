@@ -1,0 +1,7 @@
+// `/admin/installation`: the Installation screen.
+import { createFileRoute } from '@tanstack/react-router';
+import { InstallationPage } from '../../../../features/installation/installation-page';
+
+export const Route = createFileRoute('/_app/_admin/admin/installation')({
+  component: InstallationPage,
+});

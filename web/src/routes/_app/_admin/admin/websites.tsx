@@ -1,0 +1,7 @@
+// `/admin/websites`: the Websites screen.
+import { createFileRoute } from '@tanstack/react-router';
+import { WebsitesPage } from '../../../../features/websites/websites-page';
+
+export const Route = createFileRoute('/_app/_admin/admin/websites')({
+  component: WebsitesPage,
+});

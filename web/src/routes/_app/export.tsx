@@ -1,0 +1,7 @@
+// `/export`: the Export screen.
+import { createFileRoute } from '@tanstack/react-router';
+import { ExportPage } from '../../features/export/export-page';
+
+export const Route = createFileRoute('/_app/export')({
+  component: ExportPage,
+});

@@ -1,0 +1,7 @@
+// `/user/setup-instructions`: the Setup Guide screen.
+import { createFileRoute } from '@tanstack/react-router';
+import { SetupGuidePage } from '../../../features/setup-guide/setup-guide-page';
+
+export const Route = createFileRoute('/_app/user/setup-instructions')({
+  component: SetupGuidePage,
+});

@@ -1,0 +1,20 @@
+// The web project of the repository's test run: component and unit tests of the React app in a
+// browser-like DOM. The root vitest config picks this file up when it exists.
+import { fileURLToPath } from 'node:url';
+import react from '@vitejs/plugin-react';
+import { defineProject } from 'vitest/config';
+
+const webRoot = fileURLToPath(new URL('.', import.meta.url));
+
+export default defineProject({
+  root: webRoot,
+  plugins: [react()],
+  test: {
+    name: 'web',
+    environment: 'jsdom',
+    include: ['src/**/*.unit.test.{ts,tsx}'],
+    setupFiles: ['src/test/setup.ts'],
+    restoreMocks: true,
+    unstubGlobals: true,
+  },
+});
