@@ -42,6 +42,10 @@ export const ingestPlugin: FastifyPluginAsync<IngestOptions> = async (app, optio
     max: options.rateLimitPerMinute,
     timeWindow: 60_000,
     keyGenerator: (request) => request.ip,
+    // Three x-ratelimit-* headers on every answer cost more than they tell a widget; 429s still
+    // carry retry-after.
+    addHeadersOnExceeding: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false },
+    addHeaders: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false, 'retry-after': true },
     errorResponseBuilder: () => new IngestError(429, 'RATE_LIMITED', 'Too many requests; try again later'),
   });
 

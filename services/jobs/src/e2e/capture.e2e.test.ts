@@ -1,3 +1,5 @@
+/// <reference lib="dom" />
+// (DOM types: parts of this file run inside the browser through page.evaluate.)
 // Consent capture end to end, in real headless Chromium against the whole system (ingest, the
 // ledger on the machine's Postgres, relay and projectors): an owner's page on its own origin embeds
 // the snippet exactly as the spec writes it, and what the visitor does lands in the log and in the
