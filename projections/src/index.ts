@@ -1,5 +1,6 @@
 // Projections: the relay, the projector runtime, replay, and each projection with its queries.
 import { brandingProjection } from './branding/projection';
+import { consentRecordsProjection } from './consent-records/projection';
 import { consentStatsProjection } from './consent-stats/projection';
 import type { Projection } from './projection';
 import { websitesProjection } from './websites/projection';
@@ -11,6 +12,8 @@ export { replayProjection, type ReplayOptions, type ReplayProgress, type ReplayS
 export { subjectOf, filterSubjectFor } from './runtime/bus-encoding';
 export { consentStatsProjection } from './consent-stats/projection';
 export * from './consent-stats/queries';
+export { consentRecordsProjection } from './consent-records/projection';
+export * from './consent-records/queries';
 export { websitesProjection } from './websites/projection';
 export * from './websites/queries';
 export { brandingProjection } from './branding/projection';
@@ -20,7 +23,7 @@ export * from './branding/queries';
 export const inlineProjections: readonly Projection[] = [websitesProjection, brandingProjection];
 
 /** Projections fed from the bus, each run by its own projector. */
-export const asyncProjections: readonly Projection[] = [consentStatsProjection];
+export const asyncProjections: readonly Projection[] = [consentStatsProjection, consentRecordsProjection];
 
 /** Every projection, inline and async: what `consentry replay` can rebuild. */
 export const allProjections: readonly Projection[] = [...inlineProjections, ...asyncProjections];

@@ -1,0 +1,50 @@
+// Consent records: one row per consent choice with everything the ledger recorded about it, for
+// recent activity, export and proof. Written with one insert per batch; a replayed event is a
+// conflict on its event id and changes nothing.
+import type { DbTransaction, StoredEvent } from '@consentry/infra';
+import type { Projection } from '../projection';
+
+export const consentRecordsProjection: Projection = {
+  name: 'consent-records',
+  canHandle: ['ConsentGiven', 'ConsentDeclined'],
+
+  async apply(events: readonly StoredEvent[], tx: DbTransaction): Promise<void> {
+    const rows: string[] = [];
+    for (const event of events) {
+      if (event.type !== 'ConsentGiven' && event.type !== 'ConsentDeclined') continue;
+      const data = event.data;
+      rows.push(
+        JSON.stringify({
+          event_id: event.eventId,
+          website_id: data.websiteId,
+          visitor_id: data.visitorId,
+          choice: event.type === 'ConsentGiven' ? 'accepted' : 'declined',
+          source: data.source,
+          policy_version: data.policyVersion,
+          received_at: data.receivedAt,
+          occurred_at: data.occurredAt,
+          ip_address: data.ipAddress,
+          user_agent: data.userAgent,
+          device_class: data.deviceClass,
+          country: data.country,
+          city: data.city,
+          email: data.email,
+          page_url: data.pageUrl,
+          language: data.language,
+        }),
+      );
+    }
+    if (rows.length === 0) return;
+    await tx.query({
+      name: 'consent-records-insert',
+      text: `INSERT INTO consent_records
+             SELECT * FROM jsonb_populate_recordset(NULL::consent_records, $1::jsonb)
+             ON CONFLICT (event_id) DO NOTHING`,
+      values: [`[${rows.join(',')}]`],
+    });
+  },
+
+  async reset(tx: DbTransaction): Promise<void> {
+    await tx.query('DELETE FROM consent_records');
+  },
+};
