@@ -22,3 +22,21 @@ CREATE TABLE consent_records (
 -- Newest first, per website and across all of them.
 CREATE INDEX consent_records_website_received ON consent_records (website_id, received_at DESC, event_id DESC);
 CREATE INDEX consent_records_received ON consent_records (received_at DESC, event_id DESC);
+
+-- Website activity: when the ledger last received anything from each website (installation
+-- verification, the "stopped sending events" recommendation).
+CREATE TABLE website_activity (
+  website_id     uuid        PRIMARY KEY,
+  last_event_at  timestamptz NOT NULL
+);
+
+-- Exports of personal data: who exported what, when (the Recent Exports list). Inline.
+CREATE TABLE consent_exports (
+  export_id    uuid        PRIMARY KEY,
+  user_id      uuid        NOT NULL,
+  website_id   uuid,
+  format       text        NOT NULL,
+  row_count    bigint      NOT NULL,
+  exported_at  timestamptz NOT NULL
+);
+CREATE INDEX consent_exports_user ON consent_exports (user_id, exported_at DESC);

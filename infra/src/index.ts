@@ -4,5 +4,6 @@ export * from './db/pool';
 export { migrateDatabase } from './db/migrate';
 export * from './event-store';
 export * from './bus';
+export * from './bus/notifier';
 export { startEmbeddedPostgres, type RunningEmbeddedPostgres } from './embedded/embedded-postgres';
 export { createLogger, type Logger } from './logging/logger';

@@ -2,6 +2,8 @@
 import { brandingProjection } from './branding/projection';
 import { consentRecordsProjection } from './consent-records/projection';
 import { consentStatsProjection } from './consent-stats/projection';
+import { exportsProjection } from './exports/projection';
+import { websiteActivityProjection } from './website-activity/projection';
 import type { Projection } from './projection';
 import { websitesProjection } from './websites/projection';
 
@@ -14,16 +16,18 @@ export { consentStatsProjection } from './consent-stats/projection';
 export * from './consent-stats/queries';
 export { consentRecordsProjection } from './consent-records/projection';
 export * from './consent-records/queries';
+export { websiteActivityProjection, getLastEventAt } from './website-activity/projection';
+export { exportsProjection, listRecentExports, type ExportRecord } from './exports/projection';
 export { websitesProjection } from './websites/projection';
 export * from './websites/queries';
 export { brandingProjection } from './branding/projection';
 export * from './branding/queries';
 
 /** Projections applied in the append's own transaction (owner-side state, read-your-writes). */
-export const inlineProjections: readonly Projection[] = [websitesProjection, brandingProjection];
+export const inlineProjections: readonly Projection[] = [websitesProjection, brandingProjection, exportsProjection];
 
 /** Projections fed from the bus, each run by its own projector. */
-export const asyncProjections: readonly Projection[] = [consentStatsProjection, consentRecordsProjection];
+export const asyncProjections: readonly Projection[] = [consentStatsProjection, consentRecordsProjection, websiteActivityProjection];
 
 /** Every projection, inline and async: what `consentry replay` can rebuild. */
 export const allProjections: readonly Projection[] = [...inlineProjections, ...asyncProjections];

@@ -1,0 +1,135 @@
+// Export of consent records: only the owner's websites, streamed as CSV or JSON with a useful file
+// name, spreadsheet formulas neutralised, and every export recorded for Recent Exports.
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGroupCommitAppender } from '@consentry/infra';
+import { consentAppendRequest, createTestDatabase, type TestDatabase } from '@consentry/infra/testing';
+import { addTestWebsite, type TestWebsite } from '@consentry/ingest/testing';
+import { consentRecordsProjection, replayProjection } from '@consentry/projections';
+import { headerScope } from '../scope/test-scope';
+import { exportColumns, exportRoutes } from './routes';
+
+let db: TestDatabase;
+let app: FastifyInstance;
+let mine: TestWebsite;
+let theirs: TestWebsite;
+
+beforeAll(async () => {
+  db = await createTestDatabase('export');
+  mine = await addTestWebsite(db.pool, { domain: 'bakery.example.test' });
+  theirs = await addTestWebsite(db.pool, { domain: 'florist.example.test' });
+  const appender = createGroupCommitAppender(db.pool);
+  for (let index = 0; index < 25; index++) {
+    await appender.append(consentAppendRequest({ websiteId: index % 5 === 0 ? theirs.id : mine.id, choice: index % 3 === 0 ? 'declined' : 'accepted' }));
+  }
+  const hostile = consentAppendRequest({ websiteId: mine.id });
+  const data = { ...(hostile.event.data as object), userAgent: '=HYPERLINK("http://evil.test","click")', pageUrl: '+cmd|" /C calc"!A0', city: '@SUM(1+1)' };
+  await appender.append({ ...hostile, event: { ...hostile.event, data } as typeof hostile.event });
+  await appender.close();
+  await replayProjection(db.pool, consentRecordsProjection);
+  app = Fastify();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  await app.register(exportRoutes, { pool: db.pool, resolveScope: headerScope(db.pool), batchSize: 7 });
+  await app.ready();
+});
+afterAll(async () => {
+  await app?.close();
+  await db?.drop();
+});
+
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let index = 0; index < text.length; index++) {
+    const char = text[index]!;
+    if (quoted) {
+      if (char === '"' && text[index + 1] === '"') {
+        cell += '"';
+        index++;
+      } else if (char === '"') {
+        quoted = false;
+      } else {
+        cell += char;
+      }
+    } else if (char === '"') {
+      quoted = true;
+    } else if (char === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (char === '\r' && text[index + 1] === '\n') {
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = '';
+      index++;
+    } else {
+      cell += char;
+    }
+  }
+  return rows;
+}
+
+describe('when an owner exports their consents as CSV', () => {
+  it('downloads every record of their websites and nothing of anyone else’s', async () => {
+    const response = await app.inject({ method: 'GET', url: '/api/export/consents?format=csv', headers: { 'x-test-user': mine.ownerId } });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(response.headers['content-disposition']).toMatch(/^attachment; filename="consentry-consents-all-websites-\d{4}-\d{2}-\d{2}\.csv"$/);
+    const [header, ...rows] = parseCsv(response.body);
+    expect(header).toEqual([...exportColumns]);
+    expect(rows).toHaveLength(21);
+    expect(new Set(rows.map((row) => row[2]))).toEqual(new Set([mine.id]));
+    expect(new Set(rows.map((row) => row[4]))).toEqual(new Set(['bakery.example.test']));
+  });
+
+  it('neutralises cells a spreadsheet would execute', async () => {
+    const response = await app.inject({ method: 'GET', url: `/api/export/consents?format=csv&websiteId=${mine.id}`, headers: { 'x-test-user': mine.ownerId } });
+    expect(response.headers['content-disposition']).toContain('consentry-consents-bakery.example.test-');
+    const hostile = parseCsv(response.body).find((row) => row[9]?.includes('HYPERLINK'));
+    expect(hostile?.[9]).toBe(`'=HYPERLINK("http://evil.test","click")`);
+    expect(hostile?.[14]).toBe(`'+cmd|" /C calc"!A0`);
+    expect(hostile?.[12]).toBe(`'@SUM(1+1)`);
+    expect(response.body).not.toMatch(/(^|,)[=+@]/m);
+  });
+});
+
+describe('when an owner exports as JSON', () => {
+  it('downloads a JSON array of records', async () => {
+    const response = await app.inject({ method: 'GET', url: `/api/export/consents?format=json&websiteId=${mine.id}`, headers: { 'x-test-user': mine.ownerId } });
+    const records = response.json() as Array<Record<string, unknown>>;
+    expect(records).toHaveLength(21);
+    expect(Object.keys(records[0]!)).toEqual([...exportColumns]);
+    expect(records.every((record) => record.websiteDomain === 'bakery.example.test')).toBe(true);
+  });
+});
+
+describe('when someone asks for data that is not theirs', () => {
+  it('refuses another owner’s website and anonymous callers', async () => {
+    const foreign = await app.inject({ method: 'GET', url: `/api/export/consents?format=csv&websiteId=${theirs.id}`, headers: { 'x-test-user': mine.ownerId } });
+    expect(foreign.statusCode).toBe(404);
+    const unknown = await app.inject({ method: 'GET', url: `/api/export/consents?websiteId=${randomUUID()}`, headers: { 'x-test-user': mine.ownerId } });
+    expect(unknown.statusCode).toBe(404);
+    expect((await app.inject({ method: 'GET', url: '/api/export/consents' })).statusCode).toBe(401);
+    expect((await app.inject({ method: 'GET', url: '/api/export/consents?format=xml', headers: { 'x-test-user': mine.ownerId } })).statusCode).toBe(400);
+  });
+});
+
+describe('after exports', () => {
+  it('lists them as Recent Exports with their row counts, newest first', async () => {
+    const owner = theirs.ownerId;
+    await app.inject({ method: 'GET', url: '/api/export/consents?format=json', headers: { 'x-test-user': owner } });
+    await app.inject({ method: 'GET', url: `/api/export/consents?format=csv&websiteId=${theirs.id}`, headers: { 'x-test-user': owner } });
+    const recent = (await app.inject({ method: 'GET', url: '/api/exports', headers: { 'x-test-user': owner } })).json() as Array<Record<string, unknown>>;
+    expect(recent.map((entry) => [entry.format, entry.websiteId, entry.rowCount])).toEqual([
+      ['csv', theirs.id, 5],
+      ['json', null, 5],
+    ]);
+    const { rows } = await db.pool.query(`SELECT data FROM events WHERE type = 'ConsentsExported' AND data->>'userId' = $1`, [owner]);
+    expect(rows).toHaveLength(2);
+  });
+});

@@ -1,0 +1,182 @@
+// GET /api/export/consents?format=csv|json[&websiteId=]: the consent records of the signed-in
+// owner's websites as a download, streamed from a server-side cursor so memory stays flat however
+// many records there are. Each export is recorded as an event (who exported which personal data,
+// when); GET /api/exports lists them (Recent Exports).
+import { randomUUID } from 'node:crypto';
+import { PassThrough } from 'node:stream';
+import { appendToStream, type Db } from '@consentry/infra';
+import { exportsProjection, listRecentExports, listWebsites, type Website } from '@consentry/projections';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import Cursor from 'pg-cursor';
+import { z } from 'zod';
+import { canSeeWebsite, type ResolveScope } from '../scope/scope';
+import { csvLine } from './csv';
+
+export interface ExportOptions {
+  readonly pool: Db;
+  readonly resolveScope: ResolveScope;
+  /** Rows fetched from the cursor at a time. */
+  readonly batchSize?: number;
+}
+
+/** The columns of a consent export (spec: consent ID and timestamp, website info, choice, IP, user agent, location). */
+export const exportColumns = [
+  'consentId',
+  'timestamp',
+  'websiteId',
+  'websiteName',
+  'websiteDomain',
+  'consentChoice',
+  'source',
+  'policyVersion',
+  'ipAddress',
+  'userAgent',
+  'deviceClass',
+  'country',
+  'city',
+  'email',
+  'pageUrl',
+] as const;
+
+interface ExportRow {
+  event_id: string;
+  received_at: Date;
+  website_id: string;
+  choice: string;
+  source: string;
+  policy_version: string;
+  ip_address: string | null;
+  user_agent: string | null;
+  device_class: string;
+  country: string | null;
+  city: string | null;
+  email: string | null;
+  page_url: string | null;
+}
+
+const errorAnswer = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
+
+export const exportRoutes: FastifyPluginAsyncZod<ExportOptions> = async (app, { pool, resolveScope, batchSize = 2000 }) => {
+  app.get(
+    '/api/export/consents',
+    {
+      schema: {
+        querystring: z.strictObject({ format: z.enum(['csv', 'json']).default('csv'), websiteId: z.uuid().optional() }),
+        // A stream is sent as is (fastify does not serialise it); the schema documents the download.
+        response: { 200: z.any().describe('The consent records as a CSV or JSON file'), 401: errorAnswer, 404: errorAnswer },
+      },
+    },
+    async (request, reply) => {
+      const scope = await resolveScope(request);
+      if (!scope) return reply.code(401).send({ error: { code: 'UNAUTHENTICATED', message: 'Sign in to export data' } });
+      const { format, websiteId } = request.query;
+      if (websiteId !== undefined && !canSeeWebsite(scope, websiteId)) {
+        return reply.code(404).send({ error: { code: 'WEBSITE_NOT_FOUND', message: 'Website not found' } });
+      }
+      const websites = new Map<string, Website>((await listWebsites(pool, scope.isAdmin ? null : scope.userId)).map((website) => [website.id, website]));
+      if (websiteId !== undefined && !websites.has(websiteId)) {
+        return reply.code(404).send({ error: { code: 'WEBSITE_NOT_FOUND', message: 'Website not found' } });
+      }
+      const websiteIds = websiteId !== undefined ? [websiteId] : scope.websiteIds === null ? null : [...websites.keys()];
+      const label = websiteId !== undefined ? websites.get(websiteId)!.domain.replace(/[^a-z0-9.-]/g, '-') : 'all-websites';
+      const fileName = `consentry-consents-${label}-${new Date().toISOString().slice(0, 10)}.${format}`;
+
+      const client = await pool.connect();
+      const cursor = client.query(
+        new Cursor<ExportRow>(
+          `SELECT event_id, received_at, website_id, choice, source, policy_version, ip_address, user_agent,
+                  device_class, country, city, email, page_url
+             FROM consent_records
+            WHERE $1::uuid[] IS NULL OR website_id = ANY($1::uuid[])
+            ORDER BY received_at, event_id`,
+          [websiteIds],
+        ),
+      );
+      const body = new PassThrough();
+      let rowCount = 0;
+      let finished = false;
+      const release = async () => {
+        if (finished) return;
+        finished = true;
+        await cursor.close().catch(() => undefined);
+        client.release();
+        // Recorded whether or not the download completed: personal data left the ledger either way.
+        if (scope.userId !== null) {
+          await appendToStream(
+            pool,
+            `exports-${scope.userId}`,
+            [{ type: 'ConsentsExported', data: { exportId: randomUUID(), userId: scope.userId, websiteId: websiteId ?? null, format, rowCount, exportedAt: new Date().toISOString() } }],
+            { inlineProjections: [exportsProjection] },
+          ).catch((error: unknown) => request.log.error({ err: error }, 'recording an export failed'));
+        }
+      };
+      const pump = async () => {
+        try {
+          body.write(format === 'csv' ? csvLine(exportColumns) : '[');
+          for (;;) {
+            const rows = await cursor.read(batchSize);
+            if (rows.length === 0) break;
+            let chunk = '';
+            for (const row of rows) {
+              const website = websites.get(row.website_id);
+              const record = {
+                consentId: row.event_id,
+                timestamp: row.received_at.toISOString(),
+                websiteId: row.website_id,
+                websiteName: website?.name ?? null,
+                websiteDomain: website?.domain ?? null,
+                consentChoice: row.choice,
+                source: row.source,
+                policyVersion: row.policy_version,
+                ipAddress: row.ip_address,
+                userAgent: row.user_agent,
+                deviceClass: row.device_class,
+                country: row.country,
+                city: row.city,
+                email: row.email,
+                pageUrl: row.page_url,
+              };
+              chunk += format === 'csv' ? csvLine(exportColumns.map((column) => record[column])) : `${rowCount === 0 ? '' : ','}\n${JSON.stringify(record)}`;
+              rowCount++;
+            }
+            // Back-pressure: wait for the client to take what was written before reading more.
+            if (!body.write(chunk)) await new Promise<void>((resolve) => body.once('drain', resolve));
+            if (body.destroyed) break;
+          }
+          // Recorded before the download completes, so a finished export is always in the list.
+          await release();
+          body.end(format === 'json' ? '\n]\n' : undefined);
+        } catch (error) {
+          request.log.error({ err: error }, 'export failed while streaming');
+          body.destroy(error as Error);
+        } finally {
+          await release();
+        }
+      };
+      body.once('close', () => void release());
+      void pump();
+      return reply
+        .header('content-type', format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${fileName}"`)
+        .header('cache-control', 'no-store')
+        .send(body);
+    },
+  );
+
+  app.get(
+    '/api/exports',
+    {
+      schema: {
+        response: {
+          200: z.array(z.object({ id: z.string(), websiteId: z.string().nullable(), format: z.enum(['csv', 'json']), rowCount: z.number(), exportedAt: z.string() })),
+          401: errorAnswer,
+        },
+      },
+    },
+    async (request, reply) => {
+      const scope = await resolveScope(request);
+      if (!scope) return reply.code(401).send({ error: { code: 'UNAUTHENTICATED', message: 'Sign in to see your exports' } });
+      return scope.userId === null ? [] : listRecentExports(pool, scope.userId);
+    },
+  );
+};

@@ -1,0 +1,17 @@
+// Whose data a request may see. The accounts layer resolves the signed-in principal; features ask
+// for the scope and check every resource against it (an owner's websites, or all for an admin).
+
+export interface OwnerScope {
+  /** The signed-in owner; null for an admin session. */
+  readonly userId: string | null;
+  readonly isAdmin: boolean;
+  /** The websites this principal may see; null means every website (admins). */
+  readonly websiteIds: readonly string[] | null;
+}
+
+/** Resolves the scope of a request, or null when nobody is signed in (401). */
+export type ResolveScope = (request: import('fastify').FastifyRequest) => Promise<OwnerScope | null>;
+
+export function canSeeWebsite(scope: OwnerScope, websiteId: string): boolean {
+  return scope.websiteIds === null || scope.websiteIds.includes(websiteId);
+}

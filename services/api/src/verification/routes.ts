@@ -1,0 +1,96 @@
+// POST /api/verify-installation {embedCode}: fetches the website's home page (safely: see
+// safe-fetch.ts) and reports whether the snippet with this embed code is on it, and when the
+// ledger last received an event from the site. The answer is a verification result, not an API
+// error: a page without the snippet is `success: false` with the reason.
+import type { Db } from '@consentry/infra';
+import { embedCode } from '@consentry/events';
+import { getLastEventAt, getWebsiteByEmbedCode } from '@consentry/projections';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { canSeeWebsite, type ResolveScope } from '../scope/scope';
+import { RefusedTargetError, safeFetch, type SafeFetchOptions } from './safe-fetch';
+import { findSnippet } from './snippet';
+
+export interface VerificationOptions {
+  readonly pool: Db;
+  readonly resolveScope: ResolveScope;
+  readonly fetch?: SafeFetchOptions;
+  /** The pages tried for a domain, in order (tests point this at a loopback server). */
+  readonly pageUrlsFor?: (domain: string) => readonly string[];
+}
+
+const verificationAnswer = z.object({
+  success: z.boolean(),
+  message: z.string().optional(),
+  error: z.string().optional(),
+  details: z.object({
+    url: z.string().nullable(),
+    statusCode: z.number().nullable(),
+    scriptFound: z.boolean(),
+    embedCodeFound: z.boolean(),
+    reason: z.string().nullable(),
+    lastEventAt: z.string().nullable(),
+  }),
+});
+const errorAnswer = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
+
+export const verificationRoutes: FastifyPluginAsyncZod<VerificationOptions> = async (app, options) => {
+  const pageUrlsFor = options.pageUrlsFor ?? ((domain: string) => [`https://${domain}/`, `http://${domain}/`]);
+
+  app.post(
+    '/api/verify-installation',
+    {
+      schema: {
+        body: z.strictObject({ embedCode: embedCode }),
+        response: { 200: verificationAnswer, 401: errorAnswer, 404: errorAnswer },
+      },
+    },
+    async (request, reply) => {
+      const scope = await options.resolveScope(request);
+      if (!scope) return reply.code(401).send({ error: { code: 'UNAUTHENTICATED', message: 'Sign in to verify an installation' } });
+      const website = await getWebsiteByEmbedCode(options.pool, request.body.embedCode);
+      if (!website || !canSeeWebsite(scope, website.id)) {
+        return reply.code(404).send({ error: { code: 'WEBSITE_NOT_FOUND', message: 'Website not found' } });
+      }
+      const lastEventAt = await getLastEventAt(options.pool, website.id);
+      let reason = 'The website could not be reached';
+      for (const url of pageUrlsFor(website.domain)) {
+        try {
+          const page = await safeFetch(url, options.fetch);
+          const found = findSnippet(page.body, website.embedCode);
+          const details = { url: page.url, statusCode: page.status, ...found, lastEventAt };
+          if (page.status >= 400) {
+            reason = `${page.url} answered HTTP ${page.status}`;
+            continue;
+          }
+          if (found.embedCodeFound) {
+            return { success: true, message: 'Installation verified successfully!', details: { ...details, reason: null } };
+          }
+          return {
+            success: false,
+            error: 'Could not verify the installation on your website.',
+            details: {
+              ...details,
+              reason: found.scriptFound
+                ? `The Consentry script on ${page.url} uses a different embed code`
+                : `The Consentry script was not found on ${page.url}`,
+            },
+          };
+        } catch (error) {
+          if (error instanceof RefusedTargetError) {
+            reason = error.message;
+            // A refused address is refused for every scheme: do not try the next URL.
+            if (/private or reserved|could not be resolved/.test(error.message)) break;
+            continue;
+          }
+          reason = `${url} could not be fetched (${error instanceof Error ? error.message : 'network error'})`;
+        }
+      }
+      return {
+        success: false,
+        error: 'Could not verify the installation on your website.',
+        details: { url: null, statusCode: null, scriptFound: false, embedCodeFound: false, reason, lastEventAt },
+      };
+    },
+  );
+};
