@@ -14,6 +14,11 @@ export const ENGAGEMENT = 'engagement';
 export type CollectPath = typeof CONSENT | typeof IMPRESSION | typeof PAGEVIEW | typeof PAGEHIDE | typeof ENGAGEMENT;
 
 export const MAX_URL = 2048;
+/**
+ * Only the referrer's site is reported, and the whole page view must stay under ingest's 4 KB body
+ * limit: URL 2048 + referrer 512 + title 256 characters (up to 768 bytes) + ids is about 3.6 KB.
+ */
+export const MAX_REFERRER = 512;
 export const MAX_TITLE = 256;
 export const MAX_LANGUAGE = 16;
 export const MAX_VISIBLE_MS = 86_400_000;
@@ -96,7 +101,7 @@ export function buildPageview(embedCode: string, visitorId: string, pageviewId: 
     visitorId,
     pageviewId,
     url: clip(location.href, MAX_URL),
-    referrer: clip(referrer, MAX_URL),
+    referrer: clip(referrer, MAX_REFERRER),
     title: clip(document.title, MAX_TITLE),
   };
 }

@@ -100,11 +100,14 @@ describe('buildPageview', () => {
     });
   });
 
-  it('clips url and referrer to 2048 and title to 256 characters', () => {
-    document.title = 't'.repeat(300);
+  it('clips the referrer to 512 and the title to 256 characters, so the body stays under 4 KB', () => {
+    document.title = '語'.repeat(300);
     const body = buildPageview('emb_12345678', VISITOR, PAGEVIEW_ID, 'https://r.example/' + 'r'.repeat(3000));
-    expect(body.referrer).toHaveLength(2048);
+    expect(body.referrer).toHaveLength(512);
     expect(body.title).toHaveLength(256);
+    const longest = { ...body, url: 'https://shop.example/' + 'u'.repeat(2100) };
+    longest.url = longest.url.slice(0, 2048);
+    expect(new TextEncoder().encode(JSON.stringify(longest)).length).toBeLessThanOrEqual(4096);
   });
 });
 

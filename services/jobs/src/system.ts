@@ -8,6 +8,8 @@ import {
   createLogger,
   createMemoryBus,
   createNatsBus,
+  createMemoryNotifier,
+  createNatsNotifier,
   createPool,
   migrateDatabase,
   startEmbeddedPostgres,
@@ -15,6 +17,8 @@ import {
   type Config,
   type Db,
   type Logger,
+  type ProjectionNotifier,
+  type StoredEvent,
 } from '@consentry/infra';
 import { apiPlugin } from '@consentry/api';
 import { createGeoLocator, ingestPlugin } from '@consentry/ingest';
@@ -25,6 +29,7 @@ export interface RunningSystem {
   readonly url: string;
   readonly pool: Db;
   readonly bus: Bus;
+  readonly notifier: ProjectionNotifier;
   readonly logger: Logger;
   readonly http: FastifyInstance;
   stop(): Promise<void>;
@@ -53,12 +58,30 @@ export async function openBus(config: Config): Promise<Bus> {
   return config.NATS_URL ? createNatsBus({ ...busConfig, url: config.NATS_URL }) : createMemoryBus(busConfig);
 }
 
+/** Projection-advanced notices: in-process, or across instances over NATS core pub/sub. */
+export async function openNotifier(config: Config): Promise<ProjectionNotifier> {
+  return config.NATS_URL
+    ? createNatsNotifier({ url: config.NATS_URL, subject: `${config.NATS_SUBJECT_PREFIX}-live.projection-advanced` })
+    : createMemoryNotifier();
+}
+
+/** The websites a batch of events touched (what a dashboard needs to know to refresh). */
+function websitesOf(events: readonly StoredEvent[]): string[] {
+  const ids = new Set<string>();
+  for (const event of events) {
+    const data = event.data as { websiteId?: unknown };
+    if (typeof data.websiteId === 'string') ids.add(data.websiteId);
+  }
+  return [...ids];
+}
+
 export async function startSystem(config: Config): Promise<RunningSystem> {
   const logger = createLogger({ level: config.LOG_LEVEL });
   const database = await openDatabase(config, logger);
   const pool = createPool(database.connectionString, { max: config.DATABASE_POOL_SIZE });
   await migrateDatabase(pool);
   const bus = await openBus(config);
+  const notifier = await openNotifier(config);
 
   const relay: Relay = startRelay({
     connectionString: database.connectionString,
@@ -73,6 +96,10 @@ export async function startSystem(config: Config): Promise<RunningSystem> {
       subjectPrefix: config.NATS_SUBJECT_PREFIX,
       projection,
       logger,
+      onAdvanced: (_checkpoint, applied) => {
+        const websiteIds = websitesOf(applied);
+        if (websiteIds.length > 0) notifier.publish({ projection: projection.name, websiteIds });
+      },
     }),
   );
 
@@ -101,6 +128,7 @@ export async function startSystem(config: Config): Promise<RunningSystem> {
     url: config.publicUrl,
     pool,
     bus,
+    notifier,
     logger,
     http,
     async stop() {
@@ -110,6 +138,7 @@ export async function startSystem(config: Config): Promise<RunningSystem> {
       await appender.close();
       await Promise.all([relay.stop(), ...projectors.map((projector) => projector.stop())]);
       await bus.close();
+      await notifier.close();
       await pool.end();
       await database.stop();
     },
