@@ -3,12 +3,13 @@
 // apostrophe, so an exported user agent or page URL cannot run anything on the owner's machine.
 
 const formulaStart = /^[=+\-@\t\r]/;
+const needsQuotes = /[",\r\n]/;
 
 export function csvCell(value: string | number | null): string {
   if (value === null) return '';
-  let text = String(value);
-  if (typeof value === 'string' && formulaStart.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  if (typeof value === 'number') return String(value);
+  const text = formulaStart.test(value) ? `'${value}` : value;
+  return needsQuotes.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 export function csvLine(values: readonly (string | number | null)[]): string {

@@ -40,7 +40,8 @@ export const exportColumns = [
 
 interface ExportRow {
   event_id: string;
-  received_at: Date;
+  /** Formatted by Postgres: parsing into Date and back was a fifth of the export's CPU. */
+  received_at: string;
   website_id: string;
   choice: string;
   source: string;
@@ -56,7 +57,7 @@ interface ExportRow {
 
 const errorAnswer = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
 
-export const exportRoutes: FastifyPluginAsyncZod<ExportOptions> = async (app, { pool, resolveScope, batchSize = 2000 }) => {
+export const exportRoutes: FastifyPluginAsyncZod<ExportOptions> = async (app, { pool, resolveScope, batchSize = 4000 }) => {
   app.get(
     '/api/export/consents',
     {
@@ -84,7 +85,7 @@ export const exportRoutes: FastifyPluginAsyncZod<ExportOptions> = async (app, { 
       const client = await pool.connect();
       const cursor = client.query(
         new Cursor<ExportRow>(
-          `SELECT event_id, received_at, website_id, choice, source, policy_version, ip_address, user_agent,
+          `SELECT event_id, to_char(received_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS received_at, website_id, choice, source, policy_version, ip_address, user_agent,
                   device_class, country, city, email, page_url
              FROM consent_records
             WHERE $1::uuid[] IS NULL OR website_id = ANY($1::uuid[])
@@ -121,7 +122,7 @@ export const exportRoutes: FastifyPluginAsyncZod<ExportOptions> = async (app, { 
               const website = websites.get(row.website_id);
               const record = {
                 consentId: row.event_id,
-                timestamp: row.received_at.toISOString(),
+                timestamp: row.received_at,
                 websiteId: row.website_id,
                 websiteName: website?.name ?? null,
                 websiteDomain: website?.domain ?? null,
