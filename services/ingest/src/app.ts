@@ -51,5 +51,10 @@ export const ingestPlugin: FastifyPluginAsync<IngestOptions> = async (app, optio
 
   const websites = createWebsiteResolver(options.pool, { ttlMs: options.websiteCacheTtlMs ?? 5_000 });
   await app.register(collectRoutes, { appender: options.appender, websites, geo: options.geo, bodyLimit: maxBodyBytes });
-  await app.register(widgetAssetRoutes, { pool: options.pool, publicUrl: options.publicUrl, widgetScriptPath: options.widgetScriptPath });
+  await app.register(widgetAssetRoutes, {
+    pool: options.pool,
+    publicUrl: options.publicUrl,
+    widgetScriptPath: options.widgetScriptPath,
+    configCacheTtlMs: options.websiteCacheTtlMs ?? 5_000,
+  });
 };

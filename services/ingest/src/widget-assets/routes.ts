@@ -16,6 +16,11 @@ export interface WidgetAssetOptions {
   readonly publicUrl: string;
   /** The built widget (widget/dist/widget.js). */
   readonly widgetScriptPath: string;
+  /**
+   * How long a website's rendered config is reused. Every visitor's first page view waits for this
+   * answer before the banner shows; two queries per visitor would put the database on that path.
+   */
+  readonly configCacheTtlMs?: number;
 }
 
 const widgetConfigAnswer = z.object({
@@ -69,26 +74,42 @@ export const widgetAssetRoutes: FastifyPluginAsyncZod<WidgetAssetOptions> = asyn
     return website;
   }
 
+  const configTtlMs = options.configCacheTtlMs ?? 5_000;
+  const configCache = new Map<string, { body: Promise<string>; expires: number }>();
+  const renderConfig = async (embedCode: string): Promise<string> => {
+    const website = await activeWebsite(embedCode);
+    const branding = await findBranding(options.pool, website.ownerId);
+    return JSON.stringify({
+      websiteId: website.id,
+      // An owner who has not set up branding shows the website's own name, not ours.
+      companyName: branding?.companyName ?? website.name,
+      logoUrl: branding?.logoUrl ? `${options.publicUrl}/api/widget/logo/${website.embedCode}` : null,
+      primaryColor: branding?.primaryColor ?? defaultBranding.primaryColor,
+      privacyPolicyUrl: website.privacyPolicyUrl,
+      policyVersion: website.policyVersion,
+      position: website.bannerPosition,
+      theme: website.bannerTheme,
+      language: 'en',
+    });
+  };
+  const cachedConfig = (embedCode: string): Promise<string> => {
+    const now = Date.now();
+    const hit = configCache.get(embedCode);
+    if (hit && hit.expires > now) return hit.body;
+    if (configCache.size >= 10_000) configCache.clear();
+    const body = renderConfig(embedCode);
+    configCache.set(embedCode, { body, expires: now + configTtlMs });
+    // Unknown or inactive websites and failures are not remembered.
+    body.catch(() => configCache.delete(embedCode));
+    return body;
+  };
+
   app.get(
     '/api/widget/config/:embedCode',
     { schema: { params: embedCodeParams, response: { 200: widgetConfigAnswer, 304: z.null(), 403: errorAnswer, 404: errorAnswer } } },
     async (request, reply) => {
       reply.header('access-control-allow-origin', '*');
-      const website = await activeWebsite(request.params.embedCode);
-      const branding = await findBranding(options.pool, website.ownerId);
-      const config = {
-        websiteId: website.id,
-        // An owner who has not set up branding shows the website's own name, not ours.
-        companyName: branding?.companyName ?? website.name,
-        logoUrl: branding?.logoUrl ? `${options.publicUrl}/api/widget/logo/${website.embedCode}` : null,
-        primaryColor: branding?.primaryColor ?? defaultBranding.primaryColor,
-        privacyPolicyUrl: website.privacyPolicyUrl,
-        policyVersion: website.policyVersion,
-        position: website.bannerPosition,
-        theme: website.bannerTheme,
-        language: 'en',
-      };
-      return sendCached(request, reply, JSON.stringify(config), 'application/json; charset=utf-8', 60);
+      return sendCached(request, reply, await cachedConfig(request.params.embedCode), 'application/json; charset=utf-8', 60);
     },
   );
 
