@@ -6,3 +6,4 @@ export * from './tcp-proxy';
 export * from './wait-for';
 export * from './nats-streams';
 export * from './browser';
+export * from './log-visibility';

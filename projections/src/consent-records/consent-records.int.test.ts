@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGroupCommitAppender, readCommittedEvents, startOfLog } from '@consentry/infra';
-import { consentAppendRequest, createTestDatabase, type TestDatabase } from '@consentry/infra/testing';
+import { consentAppendRequest, createTestDatabase, waitForLogVisible, type TestDatabase } from '@consentry/infra/testing';
 import { replayProjection } from '../runtime/replay';
 import { consentRecordsProjection } from './projection';
 import { getLastConsentAt, listConsentRecords } from './queries';
@@ -19,6 +19,7 @@ beforeAll(async () => {
     await appender.append(consentAppendRequest({ websiteId: minute % 2 === 0 ? websiteA : websiteB, choice: minute === 4 ? 'declined' : 'accepted', receivedAt }));
   }
   await appender.close();
+  await waitForLogVisible(db.pool);
 });
 afterAll(async () => {
   await db?.drop();

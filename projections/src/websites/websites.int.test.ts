@@ -4,7 +4,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { brandingStreamId } from '@consentry/events';
 import { appendToStream, type NewEvent, type NewEventOf } from '@consentry/infra';
-import { createTestDatabase, type TestDatabase } from '@consentry/infra/testing';
+import { createTestDatabase, waitForLogVisible, type TestDatabase } from '@consentry/infra/testing';
 import { findBranding } from '../branding/queries';
 import { brandingProjection } from '../branding/projection';
 import { replayProjection } from '../runtime/replay';
@@ -111,6 +111,7 @@ describe('when the websites projection is replayed while owners keep changing we
       for (let round = 0; round < 5; round++) await replayProjection(db.pool, websitesProjection, { batchSize: 7 });
     })();
     await Promise.all([changing, replays]);
+    await waitForLogVisible(db.pool);
     const live = await websitesTable();
     await replayProjection(db.pool, websitesProjection);
     expect(await websitesTable()).toEqual(live);

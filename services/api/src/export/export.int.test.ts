@@ -5,7 +5,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGroupCommitAppender } from '@consentry/infra';
-import { consentAppendRequest, createTestDatabase, type TestDatabase } from '@consentry/infra/testing';
+import { consentAppendRequest, createTestDatabase, waitForLogVisible, type TestDatabase } from '@consentry/infra/testing';
 import { addTestWebsite, type TestWebsite } from '@consentry/ingest/testing';
 import { consentRecordsProjection, replayProjection } from '@consentry/projections';
 import { headerScope } from '../scope/test-scope';
@@ -28,6 +28,7 @@ beforeAll(async () => {
   const data = { ...(hostile.event.data as object), userAgent: '=HYPERLINK("http://evil.test","click")', pageUrl: '+cmd|" /C calc"!A0', city: '@SUM(1+1)' };
   await appender.append({ ...hostile, event: { ...hostile.event, data } as typeof hostile.event });
   await appender.close();
+  await waitForLogVisible(db.pool);
   await replayProjection(db.pool, consentRecordsProjection);
   app = Fastify();
   app.setValidatorCompiler(validatorCompiler);

@@ -8,7 +8,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGroupCommitAppender } from '@consentry/infra';
-import { consentAppendRequest, createTestDatabase, type TestDatabase } from '@consentry/infra/testing';
+import { consentAppendRequest, createTestDatabase, waitForLogVisible, type TestDatabase } from '@consentry/infra/testing';
 import { addTestWebsite, type TestWebsite } from '@consentry/ingest/testing';
 import { replayProjection, websiteActivityProjection } from '@consentry/projections';
 import { headerScope } from '../scope/test-scope';
@@ -30,6 +30,7 @@ beforeAll(async () => {
   const appender = createGroupCommitAppender(db.pool);
   await appender.append(consentAppendRequest({ websiteId: website.id, receivedAt: '2026-11-20T09:30:00.000Z' }));
   await appender.close();
+  await waitForLogVisible(db.pool);
   await replayProjection(db.pool, websiteActivityProjection);
   pages = createServer((request, response) => {
     const handler = routes[request.url ?? '/'];
