@@ -28,6 +28,39 @@ CREATE UNIQUE INDEX events_stream_version_key ON events (stream_id, stream_versi
 -- The gap-safe reading order of the relay, catch-up and replay.
 CREATE INDEX events_global_order ON events (transaction_id, position);
 
+-- The read horizon: events of transactions older than it can no longer be joined by new rows, so
+-- readers take only those (see docs/architecture.md, "Gap-safe order"). pg_snapshot_xmin is
+-- cluster-wide: one long write transaction in ANY database on the server would stall every reader
+-- here. Only transactions of this database can insert into this table, so the horizon is the oldest
+-- running transaction of this database (live from the process array: pg_stat_clear_snapshot) or
+-- the next transaction id. A role that cannot see other roles' sessions falls back to the safe,
+-- cluster-wide xmin. Call it in its own statement, BEFORE the statement that reads events: a
+-- transaction older than the horizon had finished when the horizon was taken, so a later snapshot
+-- sees its rows.
+CREATE FUNCTION events_read_horizon() RETURNS xid8
+LANGUAGE plpgsql VOLATILE AS $$
+DECLARE
+  snap pg_snapshot := pg_current_snapshot();
+  -- xmax is one past the latest completed xid; running transactions may have xids on either side.
+  xmax bigint := pg_snapshot_xmax(snap)::text::bigint;
+  oldest bigint;
+BEGIN
+  IF NOT (SELECT rolsuper FROM pg_roles WHERE rolname = current_user)
+     AND NOT pg_has_role(current_user, 'pg_read_all_stats', 'MEMBER') THEN
+    RETURN pg_snapshot_xmin(snap);
+  END IF;
+  PERFORM pg_stat_clear_snapshot();
+  -- backend_xid is a 32-bit xid. A running xid is within 2^31 of xmax, so its 64-bit value is the
+  -- one of (xmax's epoch - 1, same, + 1) nearest to xmax.
+  SELECT min(xmax + (((x - (xmax & 4294967295)) + 6442450944) % 4294967296) - 2147483648) INTO oldest
+    FROM (SELECT backend_xid::text::bigint AS x FROM pg_stat_activity
+           WHERE datname = current_database() AND backend_xid IS NOT NULL
+          UNION ALL
+          SELECT transaction::text::bigint FROM pg_prepared_xacts WHERE database = current_database()) AS running;
+  RETURN least(coalesce(oldest, xmax), xmax)::text::xid8;
+END;
+$$;
+
 -- Append-only, enforced by the database for every role. Only a purge or erasure job may remove or
 -- rewrite rows, and it must say so inside its own transaction (SET LOCAL consentry.maintenance)
 -- and record what it removed as events. This guards against mistakes; tampering by someone with

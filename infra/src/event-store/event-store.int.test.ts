@@ -214,3 +214,39 @@ describe('when many writers append while a reader tails the log', () => {
     expect(again.map((event) => event.eventId)).toEqual(ids);
   });
 });
+
+describe('when a long write transaction is open', () => {
+  it('in another database on the server, readers here are not held back', async () => {
+    const other = await createTestDatabase('event_store_other');
+    const blocker = await other.pool.connect();
+    try {
+      await blocker.query('BEGIN');
+      await blocker.query(`INSERT INTO checkpoints (name) VALUES ('held-open')`);
+      const appender = createGroupCommitAppender(db.pool);
+      const { eventId } = await appender.append(consentAppendRequest({ websiteId: randomUUID() }));
+      await appender.close();
+      const all = await readAll();
+      expect(all.some((event) => event.eventId === eventId)).toBe(true);
+    } finally {
+      await blocker.query('ROLLBACK');
+      blocker.release();
+      await other.drop();
+    }
+  });
+
+  it('in this database, readers wait for it: its rows could still sort before newer ones', async () => {
+    const blocker = await db.pool.connect();
+    try {
+      await blocker.query('BEGIN');
+      await blocker.query(`INSERT INTO checkpoints (name) VALUES ('held-open-here')`);
+      const appender = createGroupCommitAppender(db.pool);
+      const { eventId } = await appender.append(consentAppendRequest({ websiteId: randomUUID() }));
+      await appender.close();
+      expect((await readAll()).some((event) => event.eventId === eventId)).toBe(false);
+      await blocker.query('COMMIT');
+      expect((await readAll()).some((event) => event.eventId === eventId)).toBe(true);
+    } finally {
+      blocker.release();
+    }
+  });
+});

@@ -9,5 +9,5 @@ export {
   type GroupCommitAppender,
   type GroupCommitOptions,
 } from './group-commit';
-export { readCommittedEvents, readCommittedHead, readStream, type ReadCommittedOptions } from './read';
+export { readCommittedEvents, readCommittedHead, readHorizon, readStream, type ReadCommittedOptions } from './read';
 export { readCheckpoint, writeCheckpoint, lockCheckpoint, shareCheckpoint, projectionCheckpointName } from './checkpoints';

@@ -11,10 +11,19 @@ export interface ReadCommittedOptions {
 }
 
 /**
+ * The read horizon (events_read_horizon(), migration 001): the oldest transaction of this database
+ * still running, or the next one. Taken in a statement of its own, before the read.
+ */
+export async function readHorizon(db: Queryable): Promise<number> {
+  const { rows } = await db.query<{ horizon: number }>({ name: 'read-horizon', text: 'SELECT events_read_horizon() AS horizon' });
+  return rows[0]!.horizon;
+}
+
+/**
  * Events after `after` whose transactions can no longer be joined by new rows: only rows of
- * transactions older than the oldest transaction still running are returned. A row of a slow
- * transaction is therefore never skipped: it stays invisible until it commits and until every
- * older transaction has finished, and then it sorts after the checkpoint.
+ * transactions older than the oldest transaction of this database still running are returned. A
+ * row of a slow transaction is therefore never skipped: it stays invisible until it commits and
+ * until every older transaction has finished, and then it sorts after the checkpoint.
  */
 export async function readCommittedEvents(
   db: Queryable,
@@ -22,31 +31,34 @@ export async function readCommittedEvents(
   options: ReadCommittedOptions,
 ): Promise<StoredEvent[]> {
   const filterByType = options.types !== undefined;
+  const horizon = await readHorizon(db);
   const { rows } = await db.query<EventRow>({
     name: filterByType ? 'read-committed-events-of-types' : 'read-committed-events',
     text: `SELECT ${eventColumns}
              FROM events
             WHERE (transaction_id, position) > ($1::text::xid8, $2::bigint)
-              AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-              ${filterByType ? 'AND type = ANY($4::text[])' : ''}
+              AND transaction_id < $4::text::xid8
+              ${filterByType ? 'AND type = ANY($5::text[])' : ''}
             ORDER BY transaction_id, position
             LIMIT $3`,
     values: filterByType
-      ? [after.transactionId, after.position, options.limit, options.types]
-      : [after.transactionId, after.position, options.limit],
+      ? [after.transactionId, after.position, options.limit, horizon, options.types]
+      : [after.transactionId, after.position, options.limit, horizon],
   });
   return rows.map(toStoredEvent);
 }
 
 /** The newest place a gap-safe reader can reach right now (the end of the committed log). */
 export async function readCommittedHead(db: Queryable): Promise<Checkpoint | null> {
+  const horizon = await readHorizon(db);
   const { rows } = await db.query<{ transaction_id: number; position: number }>({
     name: 'read-committed-head',
     text: `SELECT transaction_id, position
              FROM events
-            WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+            WHERE transaction_id < $1::text::xid8
             ORDER BY transaction_id DESC, position DESC
             LIMIT 1`,
+    values: [horizon],
   });
   const row = rows[0];
   return row ? { transactionId: row.transaction_id, position: row.position } : null;
