@@ -55,3 +55,8 @@ export * from './plan';
 export * from './branding';
 export * from './site-content';
 export * from './export';
+
+export { assertNever, DecisionError, foldEvents } from './decider';
+export type { CommandMetadata, Decider, DecisionErrorKind } from './decider';
+export * from './website-decider';
+export * from './user-decider';

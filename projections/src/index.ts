@@ -6,6 +6,9 @@ import { exportsProjection } from './exports/projection';
 import { websiteActivityProjection } from './website-activity/projection';
 import type { Projection } from './projection';
 import { websitesProjection } from './websites/projection';
+import { usersProjection } from './users/projection';
+import { plansProjection } from './plans/projection';
+import { siteContentProjection } from './site-content/projection';
 
 export * from './projection';
 export { startRelay, type Relay, type RelayOptions } from './relay/relay';
@@ -22,12 +25,29 @@ export { websitesProjection } from './websites/projection';
 export * from './websites/queries';
 export { brandingProjection } from './branding/projection';
 export * from './branding/queries';
+export { usersProjection } from './users/projection';
+export * from './users/queries';
+export { plansProjection } from './plans/projection';
+export * from './plans/queries';
+export { siteContentProjection } from './site-content/projection';
+export * from './site-content/queries';
 
 /** Projections applied in the append's own transaction (owner-side state, read-your-writes). */
-export const inlineProjections: readonly Projection[] = [websitesProjection, brandingProjection, exportsProjection];
+export const inlineProjections: readonly Projection[] = [
+  websitesProjection,
+  brandingProjection,
+  exportsProjection,
+  usersProjection,
+  plansProjection,
+  siteContentProjection,
+];
 
 /** Projections fed from the bus, each run by its own projector. */
-export const asyncProjections: readonly Projection[] = [consentStatsProjection, consentRecordsProjection, websiteActivityProjection];
+export const asyncProjections: readonly Projection[] = [
+  consentStatsProjection,
+  consentRecordsProjection,
+  websiteActivityProjection,
+];
 
 /** Every projection, inline and async: what `consentry replay` can rebuild. */
 export const allProjections: readonly Projection[] = [...inlineProjections, ...asyncProjections];

@@ -28,48 +28,73 @@ const wholeNumber = (min: number, max: number, fallback: number) =>
       .default(fallback),
   );
 
-const envSchema = z.object({
-  PORT: wholeNumber(1, 65535, 3000),
-  HOST: z.preprocess(emptyToUndefined, z.string().min(1).max(255).default('0.0.0.0')),
-  PUBLIC_URL: z.preprocess(emptyToUndefined, z.string().url('must be a URL such as https://consent.example.com').optional()),
-  DATABASE_URL: z.preprocess(emptyToUndefined, postgresUrl.optional()),
-  DATABASE_POOL_SIZE: wholeNumber(2, 200, 10),
-  NATS_URL: z.preprocess(emptyToUndefined, natsUrl.optional()),
-  NATS_STREAM: z.preprocess(
-    emptyToUndefined,
-    z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1–64 letters, digits, - or _').default('CONSENTRY_EVENTS'),
-  ),
-  NATS_SUBJECT_PREFIX: z.preprocess(
-    emptyToUndefined,
-    z.string().regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/, 'must be dot-separated tokens such as consentry.events').default('consentry.events'),
-  ),
-  DATA_DIR: z.preprocess(emptyToUndefined, z.string().min(1).default('.data')),
-  EMBEDDED_POSTGRES_PORT: wholeNumber(1024, 65535, 54329),
-  TRUSTED_PROXIES: z.preprocess(
+/** Admin usernames: what the admin login form and `consentry admin create --username` accept. */
+export const adminUsernamePattern = /^[A-Za-z0-9._@-]{1,100}$/;
+
+const envSchema = z
+  .object({
+    PORT: wholeNumber(1, 65535, 3000),
+    HOST: z.preprocess(emptyToUndefined, z.string().min(1).max(255).default('0.0.0.0')),
+    PUBLIC_URL: z.preprocess(emptyToUndefined, z.string().url('must be a URL such as https://consent.example.com').optional()),
+    DATABASE_URL: z.preprocess(emptyToUndefined, postgresUrl.optional()),
+    DATABASE_POOL_SIZE: wholeNumber(2, 200, 10),
+    NATS_URL: z.preprocess(emptyToUndefined, natsUrl.optional()),
+    NATS_STREAM: z.preprocess(
+      emptyToUndefined,
+      z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be 1–64 letters, digits, - or _').default('CONSENTRY_EVENTS'),
+    ),
+    NATS_SUBJECT_PREFIX: z.preprocess(
+      emptyToUndefined,
+      z.string().regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/, 'must be dot-separated tokens such as consentry.events').default('consentry.events'),
+    ),
+    DATA_DIR: z.preprocess(emptyToUndefined, z.string().min(1).default('.data')),
+    EMBEDDED_POSTGRES_PORT: wholeNumber(1024, 65535, 54329),
+    TRUSTED_PROXIES: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .default('')
+        .transform((value) => value.split(',').map((part) => part.trim()).filter(Boolean))
+        .refine(
+          (parts) => parts.every((part) => /^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(part)),
+          'must be a comma-separated list of IP addresses or CIDR ranges, e.g. 10.0.0.0/8,127.0.0.1',
+        ),
+    ),
+    GEOIP: z.preprocess(
+      emptyToUndefined,
+      z
+        .enum(['database', 'none', 'cloudflare', 'cloudfront', 'vercel'], {
+          error: 'must be database, none, cloudflare, cloudfront or vercel',
+        })
+        .default('database'),
+    ),
+    INGEST_RATE_LIMIT_PER_MINUTE: wholeNumber(1, 10_000_000, 600),
+  VERIFY_ALLOWED_HOSTS: z.preprocess(
     emptyToUndefined,
     z
       .string()
       .default('')
-      .transform((value) => value.split(',').map((part) => part.trim()).filter(Boolean))
-      .refine(
-        (parts) => parts.every((part) => /^[0-9a-fA-F:.]+(\/\d{1,3})?$/.test(part)),
-        'must be a comma-separated list of IP addresses or CIDR ranges, e.g. 10.0.0.0/8,127.0.0.1',
-      ),
+      .transform((value) => value.split(',').map((part) => part.trim().toLowerCase()).filter(Boolean)),
   ),
-  GEOIP: z.preprocess(
-    emptyToUndefined,
-    z
-      .enum(['database', 'none', 'cloudflare', 'cloudfront', 'vercel'], {
-        error: 'must be database, none, cloudflare, cloudfront or vercel',
-      })
-      .default('database'),
-  ),
-  INGEST_RATE_LIMIT_PER_MINUTE: wholeNumber(1, 10_000_000, 600),
-  LOG_LEVEL: z.preprocess(
-    emptyToUndefined,
-    z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  ),
-});
+    LOG_LEVEL: z.preprocess(
+      emptyToUndefined,
+      z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    ),
+    /** Signs session cookies; unset: one is generated on first start and kept in the database. */
+    SESSION_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
+    /** The first admin, created at start when the admin table is empty (with ADMIN_PASSWORD). */
+    ADMIN_USERNAME: z.preprocess(
+      emptyToUndefined,
+      z.string().regex(adminUsernamePattern, 'must be 1–100 letters, digits, ., _, @ or -').optional(),
+    ),
+    ADMIN_PASSWORD: z.preprocess(emptyToUndefined, z.string().min(8, 'must be 8 to 128 characters').max(128, 'must be 8 to 128 characters').optional()),
+  })
+  .superRefine((env, ctx) => {
+    if ((env.ADMIN_USERNAME === undefined) !== (env.ADMIN_PASSWORD === undefined)) {
+      const [missing, given] = env.ADMIN_USERNAME === undefined ? ['ADMIN_USERNAME', 'ADMIN_PASSWORD'] : ['ADMIN_PASSWORD', 'ADMIN_USERNAME'];
+      ctx.addIssue({ code: 'custom', path: [missing], message: `must be set when ${given} is` });
+    }
+  });
 
 export type Config = z.infer<typeof envSchema> & { readonly publicUrl: string };
 
@@ -88,8 +113,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const problems = parsed.error.issues.map((issue) => {
       const name = String(issue.path[0] ?? 'environment');
       const raw = env[name];
-      // Never echo secrets: a database or NATS URL may carry a password.
-      const shown = raw === undefined ? 'unset' : /URL$/.test(name) ? 'a value that was not accepted' : JSON.stringify(raw);
+      // Never echo secrets: a database or NATS URL may carry a password; secrets and passwords are ones.
+      const shown =
+        raw === undefined ? 'unset' : /URL$|SECRET|PASSWORD/.test(name) ? 'a value that was not accepted' : JSON.stringify(raw);
       return `${name}: ${issue.message} (got ${shown})`;
     });
     throw new ConfigError(problems);

@@ -48,3 +48,46 @@ describe('when PUBLIC_URL is set', () => {
     expect(loadConfig({ PUBLIC_URL: 'https://consent.example.com/' }).publicUrl).toBe('https://consent.example.com');
   });
 });
+
+describe('when sessions and the first admin are configured', () => {
+  it('takes a session secret of at least 32 characters and an admin username with its password', () => {
+    const config = loadConfig({ SESSION_SECRET: 's'.repeat(32), ADMIN_USERNAME: 'ops@example.com', ADMIN_PASSWORD: 'correct horse' });
+    expect(config.SESSION_SECRET).toBe('s'.repeat(32));
+    expect(config.ADMIN_USERNAME).toBe('ops@example.com');
+    expect(config.ADMIN_PASSWORD).toBe('correct horse');
+  });
+
+  it('leaves all three unset by default', () => {
+    const config = loadConfig({});
+    expect([config.SESSION_SECRET, config.ADMIN_USERNAME, config.ADMIN_PASSWORD]).toEqual([undefined, undefined, undefined]);
+  });
+
+  it('refuses a short secret and a short password without echoing either', () => {
+    const error = (() => {
+      try {
+        loadConfig({ SESSION_SECRET: 'tooshort-secret', ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: 'hunter2' });
+      } catch (caught) {
+        return caught;
+      }
+      return undefined;
+    })();
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).problems).toEqual([
+      'SESSION_SECRET: must be at least 32 characters (got a value that was not accepted)',
+      'ADMIN_PASSWORD: must be 8 to 128 characters (got a value that was not accepted)',
+    ]);
+    expect((error as Error).message).not.toContain('hunter2');
+    expect((error as Error).message).not.toContain('tooshort-secret');
+  });
+
+  it('refuses an admin username without a password, and the other way round', () => {
+    expect(() => loadConfig({ ADMIN_USERNAME: 'admin' })).toThrow('ADMIN_PASSWORD: must be set when ADMIN_USERNAME is (got unset)');
+    expect(() => loadConfig({ ADMIN_PASSWORD: 'long enough' })).toThrow('ADMIN_USERNAME: must be set when ADMIN_PASSWORD is (got unset)');
+  });
+
+  it('refuses an admin username with spaces', () => {
+    expect(() => loadConfig({ ADMIN_USERNAME: 'the admin', ADMIN_PASSWORD: 'long enough' })).toThrow(
+      'ADMIN_USERNAME: must be 1–100 letters, digits, ., _, @ or - (got "the admin")',
+    );
+  });
+});

@@ -1,7 +1,35 @@
-// The api service as a Fastify plugin: the composition root registers it beside ingest on one
-// server. For now it serves health and readiness; owner and admin routes join it here.
+// The api service as a Fastify plugin: the owner and admin api, served from projections. The
+// composition root registers it beside ingest on one server; only the root listens.
+//
+// Layers, in order: schema compilers and the error handler; the Origin check for requests that change
+// data; cookies and Postgres-backed sessions; rate limiting (sign-ins); the OpenAPI document at
+// /api/docs, which sees every route registered after it; then the routes by area.
+import fastifyCookie from '@fastify/cookie';
+import fastifyRateLimit from '@fastify/rate-limit';
+import fastifySession from '@fastify/session';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { Db } from '@consentry/infra';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Registry } from 'prom-client';
+import { z } from 'zod';
+import { adminUserRoutes } from './admin/users-routes';
+import { createOriginGuard } from './auth/origin-guard';
+import { createPasswordHasher, type PasswordHashing } from './auth/passwords';
+import { authRoutes, defaultSignInLimits, type SignInLimits } from './auth/routes';
+import { createScopeResolver } from './auth/scope';
+import { resolveSessionSecret } from './auth/session-secret';
+import { createPostgresSessionStore, pruneExpiredSessions } from './auth/session-store';
+import { brandingRoutes } from './branding/routes';
+import { apiErrorHandler } from './errors';
+import { createSignInCounter } from './metrics';
+import { seedSubscriptionPlans } from './plans/catalogue';
+import { planRoutes } from './plans/routes';
+import type { ResolveScope } from './scope/scope';
+import { siteContentRoutes } from './site-content/routes';
+import { statsRoutes } from './stats/routes';
+import { websiteRoutes } from './websites/routes';
 
 export interface ReadinessCheck {
   readonly name: string;
@@ -10,23 +38,121 @@ export interface ReadinessCheck {
 
 export interface ApiOptions {
   readonly pool: Db;
+  /** PUBLIC_URL: the app's own origin (the Origin check) and whether cookies are Secure (https). */
+  readonly publicUrl: string;
+  /** SESSION_SECRET; unset: generated on first start and kept in the `secrets` table. */
+  readonly sessionSecret?: string;
+  /** How long a sign-in lasts (absolute, from sign-in). Default 7 days. */
+  readonly sessionLifetimeMs?: number;
+  readonly signInLimits?: SignInLimits;
+  /** argon2id cost; the default is OWASP's minimum. Tests lower it. */
+  readonly passwordHashing?: PasswordHashing;
+  /** Publish the plan catalogue at start (idempotent). Default true. */
+  readonly seedPlans?: boolean;
+  /** Where sign-in counters go; the registry the root's metricsPlugin serves. */
+  readonly metricsRegistry?: Registry;
   /** Extra readiness conditions (the relay and projectors running, the bus connected). */
   readonly readiness?: readonly ReadinessCheck[];
+  /**
+   * Route plugins of other parts (export, verification, live updates), registered inside the api
+   * after its own routes: behind its sessions, Origin check and error handler, and in /api/docs.
+   */
+  readonly extraRoutes?: (api: { readonly app: FastifyInstance; readonly resolveScope: ResolveScope }) => Promise<void>;
 }
 
-export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, options) => {
-  app.get('/healthz', async () => ({ status: 'ok' }));
+export const sessionCookieName = 'consentry_session';
+const defaultSessionLifetimeMs = 7 * 24 * 60 * 60 * 1000;
+const sessionPruneIntervalMs = 10 * 60 * 1000;
 
-  app.get('/readyz', async (_request, reply) => {
-    const checks: Record<string, boolean> = {};
-    checks.database = await options.pool
-      .query('SELECT 1')
-      .then(() => true)
-      .catch(() => false);
-    for (const readiness of options.readiness ?? []) {
-      checks[readiness.name] = await Promise.resolve(readiness.check()).catch(() => false);
-    }
-    const ready = Object.values(checks).every(Boolean);
-    return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', checks });
+const healthAnswer = z.object({ status: z.literal('ok') });
+const readinessAnswer = z.object({ status: z.enum(['ready', 'not ready']), checks: z.record(z.string(), z.boolean()) });
+
+export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, options) => {
+  const { pool } = options;
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.setErrorHandler(apiErrorHandler);
+
+  app.addHook('onRequest', createOriginGuard(options.publicUrl));
+
+  const lifetimeMs = options.sessionLifetimeMs ?? defaultSessionLifetimeMs;
+  const secureCookies = options.publicUrl.startsWith('https:');
+  if (secureCookies) {
+    // Browsers send Secure cookies over https only, and the session plugin sets none on a request it
+    // sees as http: behind a TLS-terminating proxy that is not trusted, nobody could stay signed in.
+    let warned = false;
+    app.addHook('onRequest', async (request) => {
+      if (warned || request.protocol === 'https') return;
+      warned = true;
+      request.log.warn('PUBLIC_URL is https but requests arrive as http: set TRUSTED_PROXIES so X-Forwarded-Proto is trusted, or sign-ins cannot keep a session');
+    });
+  }
+  await app.register(fastifyCookie);
+  await app.register(fastifySession, {
+    secret: await resolveSessionSecret(pool, options.sessionSecret),
+    cookieName: sessionCookieName,
+    store: createPostgresSessionStore(pool),
+    // Nothing is stored for anonymous visitors, and a session is written only when it changes.
+    saveUninitialized: false,
+    rolling: false,
+    cookie: { path: '/', httpOnly: true, sameSite: 'lax', secure: secureCookies, maxAge: lifetimeMs },
   });
+  const pruning = setInterval(() => void pruneExpiredSessions(pool).catch((error: unknown) => app.log.warn({ err: error }, 'pruning sessions failed')), sessionPruneIntervalMs);
+  pruning.unref();
+  app.addHook('onClose', async () => clearInterval(pruning));
+  await pruneExpiredSessions(pool);
+
+  await app.register(fastifyRateLimit, { global: false });
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Consentry API',
+        description: 'The owner and admin api. Errors answer `{ error: { code, message } }`, except the admin sign-in, which answers `{ success, error }`.',
+        version: '1.0.0',
+      },
+      components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: sessionCookieName } } },
+      security: [{ session: [] }],
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+
+  if (options.seedPlans ?? true) await seedSubscriptionPlans(pool);
+
+  app.get('/healthz', { schema: { tags: ['health'], summary: 'The process is up', response: { 200: healthAnswer } } }, async () => ({ status: 'ok' as const }));
+
+  app.get(
+    '/readyz',
+    { schema: { tags: ['health'], summary: 'The database (and every other dependency) answers', response: { 200: readinessAnswer, 503: readinessAnswer } } },
+    async (_request, reply) => {
+      const checks: Record<string, boolean> = {};
+      checks.database = await pool
+        .query('SELECT 1')
+        .then(() => true)
+        .catch(() => false);
+      for (const readiness of options.readiness ?? []) {
+        checks[readiness.name] = await Promise.resolve(readiness.check()).catch(() => false);
+      }
+      const ready = Object.values(checks).every(Boolean);
+      return reply.code(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', checks });
+    },
+  );
+
+  await app.register(authRoutes, {
+    pool,
+    hasher: createPasswordHasher(options.passwordHashing),
+    limits: options.signInLimits ?? defaultSignInLimits,
+    cookieName: sessionCookieName,
+    ...(options.metricsRegistry ? { onSignIn: createSignInCounter(options.metricsRegistry) } : {}),
+  });
+  await app.register(websiteRoutes, { pool });
+  await app.register(statsRoutes, { pool });
+  await app.register(planRoutes, { pool });
+  await app.register(brandingRoutes, { pool });
+  await app.register(siteContentRoutes, { pool });
+  await app.register(adminUserRoutes, { pool });
+  await options.extraRoutes?.({ app, resolveScope: createScopeResolver(pool) });
 };

@@ -1,1 +1,11 @@
-export { apiPlugin, type ApiOptions, type ReadinessCheck } from './app';
+export { apiPlugin, sessionCookieName, type ApiOptions, type ReadinessCheck } from './app';
+export { createLedgerMetrics, createMetricsRegistry, metricsPlugin, type MetricsOptions } from './metrics';
+export { ensureInitialAdmin, saveAdmin, AdminInputError, defaultAdminUsername, type InitialAdminOptions, type InitialAdminOutcome } from './auth/admins';
+export { seedSubscriptionPlans, planCatalogue } from './plans/catalogue';
+export type { SignInLimits } from './auth/routes';
+export type { PasswordHashing } from './auth/passwords';
+export { createScopeResolver } from './auth/scope';
+export { exportRoutes } from './export/routes';
+export { verificationRoutes } from './verification/routes';
+export { liveRoutes } from './live/routes';
+export { webAppPlugin, type WebAppOptions } from './web-app';

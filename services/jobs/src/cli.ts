@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The `consentry` command line: start the product, migrate, and the ledger jobs.
 import { ConfigError, loadConfig } from '@consentry/infra';
+import { runAdmin } from './commands/admin';
 import { runMigrate } from './commands/migrate';
 import { runReplay } from './commands/replay';
 import { runStart } from './commands/start';
@@ -11,6 +12,8 @@ Commands:
   start                       start the whole product on PORT (default 3000)
   migrate                     apply database migrations and exit
   replay [--projection NAME]  rebuild one projection (or all) from the event log
+  admin create --username NAME [--password-stdin]
+                              create an admin, or set a new password for one
   help                        show this help
 `;
 
@@ -28,6 +31,8 @@ async function main(argv: readonly string[]): Promise<number> {
       return runMigrate(config);
     case 'replay':
       return runReplay(config, rest);
+    case 'admin':
+      return runAdmin(config, rest);
     default:
       process.stderr.write(`Unknown command: ${command}\n\n${usage}`);
       return 2;

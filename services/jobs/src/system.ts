@@ -20,7 +20,17 @@ import {
   type ProjectionNotifier,
   type StoredEvent,
 } from '@consentry/infra';
-import { apiPlugin } from '@consentry/api';
+import {
+  apiPlugin,
+  createLedgerMetrics,
+  createMetricsRegistry,
+  ensureInitialAdmin,
+  exportRoutes,
+  liveRoutes,
+  metricsPlugin,
+  verificationRoutes,
+  webAppPlugin,
+} from '@consentry/api';
 import { createGeoLocator, ingestPlugin } from '@consentry/ingest';
 import { asyncProjections, startProjector, startRelay, type Projector, type Relay } from '@consentry/projections';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
@@ -80,6 +90,10 @@ export async function startSystem(config: Config): Promise<RunningSystem> {
   const database = await openDatabase(config, logger);
   const pool = createPool(database.connectionString, { max: config.DATABASE_POOL_SIZE });
   await migrateDatabase(pool);
+  // The first admin: ADMIN_USERNAME / ADMIN_PASSWORD, or a generated password printed once.
+  await ensureInitialAdmin(pool, { username: config.ADMIN_USERNAME, password: config.ADMIN_PASSWORD });
+  const metricsRegistry = createMetricsRegistry();
+  const ledgerMetrics = createLedgerMetrics(metricsRegistry);
   const bus = await openBus(config);
   const notifier = await openNotifier(config);
 
@@ -97,6 +111,7 @@ export async function startSystem(config: Config): Promise<RunningSystem> {
       projection,
       logger,
       onAdvanced: (_checkpoint, applied) => {
+        ledgerMetrics.observeProjected(projection.name, applied);
         const websiteIds = websitesOf(applied);
         if (websiteIds.length > 0) notifier.publish({ projection: projection.name, websiteIds });
       },
@@ -104,7 +119,7 @@ export async function startSystem(config: Config): Promise<RunningSystem> {
   );
 
   // The consent path's writer: one per process, shared by every ingest request.
-  const appender = createGroupCommitAppender(pool);
+  const appender = createGroupCommitAppender(pool, { onBatchCommitted: ledgerMetrics.observeIngestBatch });
 
   const http: FastifyInstance = Fastify({
     // pino's and fastify's logger types differ only in generics; the instance is a pino logger.
@@ -112,6 +127,8 @@ export async function startSystem(config: Config): Promise<RunningSystem> {
     // Client addresses come from X-Forwarded-For only when the connection is from a trusted proxy.
     trustProxy: config.TRUSTED_PROXIES.length > 0 ? config.TRUSTED_PROXIES : false,
   });
+  // At the root and first, so every route of the server is counted.
+  await http.register(metricsPlugin, { registry: metricsRegistry });
   await http.register(ingestPlugin, {
     pool,
     appender,
@@ -120,7 +137,19 @@ export async function startSystem(config: Config): Promise<RunningSystem> {
     widgetScriptPath: widgetScriptPath(),
     rateLimitPerMinute: config.INGEST_RATE_LIMIT_PER_MINUTE,
   });
-  await http.register(apiPlugin, { pool });
+  await http.register(apiPlugin, {
+    pool,
+    publicUrl: config.publicUrl,
+    sessionSecret: config.SESSION_SECRET,
+    metricsRegistry,
+    // Behind the api's sessions, Origin check and error handler, and in /api/docs.
+    extraRoutes: async ({ app, resolveScope }) => {
+      await app.register(exportRoutes, { pool, resolveScope });
+      await app.register(verificationRoutes, { pool, resolveScope, fetch: { allowHosts: config.VERIFY_ALLOWED_HOSTS } });
+      await app.register(liveRoutes, { notifier, resolveScope });
+    },
+  });
+  await http.register(webAppPlugin, { distDir: webAppDir() });
   await http.listen({ port: config.PORT, host: config.HOST });
 
   let stopped = false;
@@ -149,4 +178,10 @@ export async function startSystem(config: Config): Promise<RunningSystem> {
 export function widgetScriptPath(): string {
   const widgetPackage = createRequire(import.meta.url).resolve('@consentry/widget/package.json');
   return path.join(path.dirname(widgetPackage), 'dist', 'widget.js');
+}
+
+/** Where the built web app is (web/dist, built by `npm run build -w @consentry/web`). */
+export function webAppDir(): string {
+  const webPackage = createRequire(import.meta.url).resolve('@consentry/web/package.json');
+  return path.join(path.dirname(webPackage), 'dist');
 }

@@ -1,0 +1,130 @@
+// The user decider as given / when / then: registering, completing an invitation, admins changing a
+// subscription, deletion.
+import { describe, expect, it } from 'vitest';
+import { foldEvents } from './decider';
+import type { UserEvent } from './user';
+import { EmailTakenError, userDecider, UserNotFoundError, type UserCommand, type UserLimits } from './user-decider';
+
+const userId = '0b7e6c5d-4f3a-4b2c-9d1e-8f7a6b5c4d3e';
+const now = '2024-05-01T10:00:00.000Z';
+const freePlan: UserLimits = { subscriptionTier: 'free', maxWebsites: 1, maxConsentsPerMonth: 10_000 };
+
+function given(events: readonly UserEvent[]) {
+  return {
+    when(command: UserCommand) {
+      const decide = () => userDecider.decide(command, foldEvents(userDecider, events));
+      return {
+        then: (expected: UserEvent[]) => expect(decide()).toEqual(expected),
+        thenRefuses: (error: new () => Error) => expect(decide).toThrow(error),
+      };
+    },
+  };
+}
+
+const register = (email = 'ada@example.com'): UserCommand => ({
+  type: 'RegisterUser',
+  data: { userId, email, firstName: 'Ada', lastName: 'Lovelace', startingPlan: freePlan },
+  metadata: { now },
+});
+
+const registered: UserEvent = {
+  type: 'UserRegistered',
+  data: { userId, email: 'ada@example.com', firstName: 'Ada', lastName: 'Lovelace', registeredAt: now },
+};
+const onFreePlan: UserEvent = {
+  type: 'UserSubscriptionChanged',
+  data: { userId, subscriptionTier: 'free', subscriptionStatus: 'active', maxWebsites: 1, maxConsentsPerMonth: 10_000, changedAt: now },
+};
+const invited: UserEvent = {
+  type: 'UserInvited',
+  data: { userId, email: 'ada@example.com', subscriptionTier: 'pro', maxWebsites: 1, maxConsentsPerMonth: 15, invitedBy: 'admin', invitedAt: now },
+};
+const deleted: UserEvent = { type: 'UserDeleted', data: { userId, deletedAt: now } };
+
+const change = (overrides: Partial<{ subscriptionStatus: 'active' | 'cancelled' | 'expired'; maxWebsites: number; isActive: boolean }> = {}): UserCommand => ({
+  type: 'ChangeUserSubscription',
+  data: { userId, subscriptionTier: 'free', subscriptionStatus: 'active', maxWebsites: 1, maxConsentsPerMonth: 10_000, isActive: true, ...overrides },
+  metadata: { now },
+});
+
+describe('when nobody has this account yet', () => {
+  it('registers the person on the starting plan', () => {
+    given([]).when(register()).then([registered, onFreePlan]);
+  });
+
+  it('invites the person with the given limits', () => {
+    given([])
+      .when({
+        type: 'InviteUser',
+        data: { userId, email: 'ada@example.com', invitedBy: 'admin', subscriptionTier: 'pro', maxWebsites: 1, maxConsentsPerMonth: 15 },
+        metadata: { now },
+      })
+      .then([invited]);
+  });
+
+  it('has no subscription to change and nothing to delete', () => {
+    given([]).when(change()).thenRefuses(UserNotFoundError);
+    given([]).when({ type: 'DeleteUser', data: { userId }, metadata: { now } }).thenRefuses(UserNotFoundError);
+  });
+});
+
+describe('when the person was invited', () => {
+  it('completes the invitation and keeps the invited limits', () => {
+    given([invited]).when(register()).then([registered]);
+    expect(foldEvents(userDecider, [invited, registered])).toMatchObject({ status: 'registered', subscriptionTier: 'pro', maxWebsites: 1, maxConsentsPerMonth: 15 });
+  });
+
+  it('refuses a registration under another email into the same stream', () => {
+    given([invited]).when(register('eve@example.com')).thenRefuses(EmailTakenError);
+  });
+
+  it('refuses a second invitation', () => {
+    given([invited])
+      .when({
+        type: 'InviteUser',
+        data: { userId, email: 'ada@example.com', invitedBy: 'admin', ...freePlan },
+        metadata: { now },
+      })
+      .thenRefuses(EmailTakenError);
+  });
+});
+
+describe('when the person is registered', () => {
+  it('refuses registering again', () => {
+    given([registered, onFreePlan]).when(register()).thenRefuses(EmailTakenError);
+  });
+
+  it('records nothing when an admin saves the same subscription', () => {
+    given([registered, onFreePlan]).when(change()).then([]);
+  });
+
+  it('records the subscription change and the activation change separately', () => {
+    given([registered, onFreePlan])
+      .when(change({ subscriptionStatus: 'cancelled', maxWebsites: 3, isActive: false }))
+      .then([
+        {
+          type: 'UserSubscriptionChanged',
+          data: { userId, subscriptionTier: 'free', subscriptionStatus: 'cancelled', maxWebsites: 3, maxConsentsPerMonth: 10_000, changedAt: now },
+        },
+        { type: 'UserActivationChanged', data: { userId, isActive: false, changedAt: now } },
+      ]);
+  });
+
+  it('records only the activation when only that changes', () => {
+    given([registered, onFreePlan])
+      .when(change({ isActive: false }))
+      .then([{ type: 'UserActivationChanged', data: { userId, isActive: false, changedAt: now } }]);
+  });
+
+  it('deletes the account', () => {
+    given([registered, onFreePlan]).when({ type: 'DeleteUser', data: { userId }, metadata: { now } }).then([deleted]);
+  });
+});
+
+describe('when the account was deleted', () => {
+  it('can be neither changed, deleted again nor registered into', () => {
+    given([registered, onFreePlan, deleted]).when(change()).thenRefuses(UserNotFoundError);
+    given([registered, onFreePlan, deleted]).when({ type: 'DeleteUser', data: { userId }, metadata: { now } }).thenRefuses(UserNotFoundError);
+    given([registered, onFreePlan, deleted]).when(register()).thenRefuses(UserNotFoundError);
+  });
+});

@@ -1,0 +1,263 @@
+// Signing in and out. Owners: GET /api/login (to the web app's sign-in page), POST /api/auth/register
+// and /api/auth/login answering `{ user }`, GET /api/auth/user, GET /api/logout. Admins: POST
+// /api/admin/login answering `{ success, error }` whatever happens, POST /api/admin/logout, GET
+// /api/admin/me. Both sign-ins are rate-limited per client IP and per account, and issue a new session
+// id (the old one stops working: no session fixation). Owner and admin sign-ins can share one
+// session cookie; signing out of one keeps the other.
+import { emailAddress } from '@consentry/events';
+import type { Db } from '@consentry/infra';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { authenticateUser, registerUser, type AccountsDeps } from '../accounts/accounts';
+import { describeError, errorBody, notSignedIn } from '../errors';
+import { errorsFor, toUserAnswer, userAnswer } from '../schemas';
+import { findAdminPasswordHash } from './credentials';
+import { newPassword, offeredPassword, type PasswordHasher } from './passwords';
+import { forgetViewer, getViewer } from './viewer';
+
+export interface RateLimitRule {
+  readonly max: number;
+  readonly windowMs: number;
+}
+
+export interface SignInLimits {
+  /** Attempts from one client IP, owner and admin sign-ins together. */
+  readonly perIp: RateLimitRule;
+  /** Attempts at one account (email or admin username), from anywhere. */
+  readonly perAccount: RateLimitRule;
+}
+
+export const defaultSignInLimits: SignInLimits = {
+  perIp: { max: 30, windowMs: 15 * 60_000 },
+  perAccount: { max: 10, windowMs: 15 * 60_000 },
+};
+
+export interface AuthRoutesOptions {
+  readonly pool: Db;
+  readonly hasher: PasswordHasher;
+  readonly limits: SignInLimits;
+  readonly cookieName: string;
+  readonly onSignIn?: (kind: 'user' | 'admin', outcome: 'success' | 'failure' | 'rate_limited') => void;
+}
+
+const personName = z
+  .string()
+  .trim()
+  .max(100)
+  .optional()
+  .transform((name) => (name ? name : null));
+
+const registerBody = z.object({
+  email: z.string().trim().pipe(emailAddress),
+  password: newPassword,
+  firstName: personName,
+  lastName: personName,
+});
+const loginBody = z.object({ email: z.string().trim().min(1).max(254), password: offeredPassword });
+const userAuthAnswer = z.object({ user: userAnswer });
+
+const adminLoginBody = z.object({ username: z.string().min(1).max(100), password: offeredPassword });
+const adminLoginAnswer = z
+  .object({ success: z.boolean(), error: z.string().optional() })
+  .meta({ id: 'AdminLoginAnswer', description: 'Spec section 3: success, and the error text when it failed' });
+const adminAnswer = z.object({ username: z.string() }).meta({ id: 'Admin' });
+const successAnswer = z.object({ success: z.literal(true) });
+
+const invalidCredentials = 'Invalid credentials';
+const adminLoginFailureStatuses = [400, 401, 403, 413, 415, 429] as const;
+
+/** The account a sign-in body names, for the per-account limit (lower-cased; '' when unreadable). */
+const accountOf = (field: 'email' | 'username') => (body: unknown) => {
+  const parsed = z.object({ [field]: z.string().max(1000) }).safeParse(body);
+  return parsed.success ? String(parsed.data[field]).trim().toLowerCase() : '';
+};
+
+export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, options) => {
+  const { pool, hasher, limits, cookieName } = options;
+  const accounts: AccountsDeps = { pool, hasher };
+  const onSignIn = options.onSignIn ?? (() => undefined);
+
+  const perIp = app.createRateLimit({ max: limits.perIp.max, timeWindow: limits.perIp.windowMs, keyGenerator: (request) => `sign-in-ip:${request.ip}` });
+  const userEmailOf = accountOf('email');
+  const adminNameOf = accountOf('username');
+  const perUser = app.createRateLimit({
+    max: limits.perAccount.max,
+    timeWindow: limits.perAccount.windowMs,
+    keyGenerator: (request) => `sign-in-user:${userEmailOf(request.body)}`,
+  });
+  const perAdmin = app.createRateLimit({
+    max: limits.perAccount.max,
+    timeWindow: limits.perAccount.windowMs,
+    keyGenerator: (request) => `sign-in-admin:${adminNameOf(request.body)}`,
+  });
+
+  /**
+   * Seconds until the caller may try again, or null when this attempt may go ahead. Every attempt
+   * counts against the client's address; sign-ins also against the account they name.
+   */
+  async function signInWait(request: FastifyRequest, perAccount: typeof perUser | null): Promise<number | null> {
+    for (const limiter of perAccount ? [perIp, perAccount] : [perIp]) {
+      const result = await limiter(request);
+      if (!result.isAllowed && result.isExceeded) return Math.max(1, result.ttlInSeconds);
+    }
+    return null;
+  }
+
+  const tooManyAttempts = (seconds: number) => `Too many sign-in attempts; try again in ${Math.ceil(seconds / 60)} minute${seconds > 60 ? 's' : ''}`;
+
+  /** Ends the owner or admin part of the session; the whole session when nothing else is left. */
+  async function signOut(request: FastifyRequest, reply: FastifyReply, part: 'userId' | 'adminUsername'): Promise<void> {
+    const session = request.session;
+    const other = part === 'userId' ? session.adminUsername : session.userId;
+    if (other !== undefined) {
+      session.set(part, undefined);
+    } else {
+      await session.destroy();
+      reply.clearCookie(cookieName, { path: '/' });
+    }
+    forgetViewer(request);
+  }
+
+  app.get(
+    '/api/login',
+    { schema: { tags: ['auth'], summary: 'Go to the sign-in page of the web app', response: { 302: z.null().meta({ description: 'Redirect to /login' }) } } },
+    async (_request, reply) => reply.redirect('/login', 302),
+  );
+
+  app.get(
+    '/api/logout',
+    { schema: { tags: ['auth'], summary: "Sign the owner out and go to the landing page", response: { 302: z.null().meta({ description: 'Redirect to /' }) } } },
+    async (request, reply) => {
+      await signOut(request, reply, 'userId');
+      return reply.redirect('/', 302);
+    },
+  );
+
+  app.post(
+    '/api/auth/register',
+    {
+      bodyLimit: 16 * 1024,
+      schema: { tags: ['auth'], summary: 'Create an owner account and sign in', body: registerBody, response: { 201: userAuthAnswer, ...errorsFor(400, 409, 413, 415, 429) } },
+    },
+    async (request, reply) => {
+      // Creating accounts counts against the address only: it guesses nobody's password.
+      const wait = await signInWait(request, null);
+      if (wait !== null) {
+        onSignIn('user', 'rate_limited');
+        return reply.code(429).header('retry-after', String(wait)).send(errorBody('RATE_LIMITED', tooManyAttempts(wait)));
+      }
+      const { email, password, firstName, lastName } = request.body;
+      const user = await registerUser(accounts, { email, password, firstName, lastName });
+      await request.session.regenerate(['adminUsername']);
+      request.session.set('userId', user.id);
+      forgetViewer(request);
+      onSignIn('user', 'success');
+      return reply.code(201).send({ user: toUserAnswer(user) });
+    },
+  );
+
+  app.post(
+    '/api/auth/login',
+    {
+      bodyLimit: 16 * 1024,
+      schema: { tags: ['auth'], summary: 'Sign an owner in', body: loginBody, response: { 200: userAuthAnswer, ...errorsFor(400, 401, 403, 413, 415, 429) } },
+    },
+    async (request, reply) => {
+      const wait = await signInWait(request, perUser);
+      if (wait !== null) {
+        onSignIn('user', 'rate_limited');
+        return reply.code(429).header('retry-after', String(wait)).send(errorBody('RATE_LIMITED', tooManyAttempts(wait)));
+      }
+      const user = await authenticateUser(accounts, request.body.email, request.body.password);
+      if (!user) {
+        onSignIn('user', 'failure');
+        return reply.code(401).send(errorBody('INVALID_CREDENTIALS', 'Invalid email or password'));
+      }
+      await request.session.regenerate(['adminUsername']);
+      request.session.set('userId', user.id);
+      forgetViewer(request);
+      onSignIn('user', 'success');
+      return reply.send({ user: toUserAnswer(user) });
+    },
+  );
+
+  app.get(
+    '/api/auth/user',
+    { schema: { tags: ['auth'], summary: 'The signed-in owner', response: { 200: userAnswer, ...errorsFor(401) } } },
+    async (request) => {
+      const { user } = await getViewer(pool, request);
+      if (!user) throw notSignedIn();
+      return toUserAnswer(user);
+    },
+  );
+
+  app.post(
+    '/api/admin/login',
+    {
+      bodyLimit: 16 * 1024,
+      schema: {
+        tags: ['admin auth'],
+        summary: 'Sign an admin in',
+        description: 'Always answers JSON `{ success, error }`, also for a malformed body (400) and when rate-limited (429).',
+        body: adminLoginBody,
+        response: {
+          200: adminLoginAnswer,
+          400: adminLoginAnswer,
+          401: adminLoginAnswer,
+          403: adminLoginAnswer,
+          413: adminLoginAnswer,
+          415: adminLoginAnswer,
+          429: adminLoginAnswer,
+          500: adminLoginAnswer,
+        },
+      },
+      // The web form reads this answer as text and parses it: every failure is `{ success: false, error }`.
+      errorHandler: (error: FastifyError, request, reply) => {
+        const described = describeError(error);
+        if (!described) request.log.error({ err: error }, 'admin sign-in failed');
+        const statusCode = adminLoginFailureStatuses.find((status) => status === described?.statusCode) ?? (described ? 400 : 500);
+        const message = described?.code === 'INVALID_REQUEST' ? 'Username and password are required' : (described?.message ?? 'Something went wrong on our side');
+        return reply.code(statusCode).send({ success: false, error: message });
+      },
+    },
+    async (request, reply) => {
+      const wait = await signInWait(request, perAdmin);
+      if (wait !== null) {
+        onSignIn('admin', 'rate_limited');
+        return reply.code(429).header('retry-after', String(wait)).send({ success: false, error: tooManyAttempts(wait) });
+      }
+      const { username, password } = request.body;
+      const passwordHash = await findAdminPasswordHash(pool, username);
+      const valid = passwordHash === null ? await hasher.verifyNothing(password) : await hasher.verify(passwordHash, password);
+      if (!valid) {
+        onSignIn('admin', 'failure');
+        return reply.code(401).send({ success: false, error: invalidCredentials });
+      }
+      await request.session.regenerate(['userId']);
+      request.session.set('adminUsername', username);
+      forgetViewer(request);
+      onSignIn('admin', 'success');
+      return reply.send({ success: true });
+    },
+  );
+
+  app.post(
+    '/api/admin/logout',
+    { schema: { tags: ['admin auth'], summary: 'Sign the admin out (an owner sign-in in the same browser stays)', response: { 200: successAnswer } } },
+    async (request, reply) => {
+      await signOut(request, reply, 'adminUsername');
+      return reply.send({ success: true });
+    },
+  );
+
+  app.get(
+    '/api/admin/me',
+    { schema: { tags: ['admin auth'], summary: 'The signed-in admin', response: { 200: adminAnswer, ...errorsFor(401) } } },
+    async (request) => {
+      const { adminUsername } = await getViewer(pool, request);
+      if (!adminUsername) throw notSignedIn();
+      return { username: adminUsername };
+    },
+  );
+};

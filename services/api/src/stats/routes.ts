@@ -1,0 +1,154 @@
+// Consent statistics and records over the viewer's websites (an admin's: every website), from the
+// consent-stats and consent-records read models, and the owner's plan usage.
+import type { Db } from '@consentry/infra';
+import { getConsentStats, getConsentStatsByWebsite, getDailyConsentCounts, getSubscriptionPlan, listConsentRecords } from '@consentry/projections';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { websitesInScope } from '../auth/scope';
+import { requireUser, requireViewer } from '../auth/viewer';
+import { errorsFor } from '../schemas';
+
+const consentStatsAnswer = z
+  .object({ totalConsents: z.int(), declinedConsents: z.int(), consentRate: z.number().meta({ description: 'Accepted share in percent' }) })
+  .meta({ id: 'ConsentStats' });
+
+const websiteStatsAnswer = z.array(
+  z.object({
+    website: z.object({ id: z.uuid(), domain: z.string(), name: z.string() }),
+    totalConsents: z.int(),
+    consentRate: z.number(),
+  }),
+);
+
+const dailyQuery = z.object({ days: z.coerce.number().int().min(1).max(366).default(30) });
+const dailyAnswer = z.array(z.object({ date: z.iso.date(), accepted: z.int(), declined: z.int() }));
+
+const consentsQuery = z.object({ limit: z.coerce.number().int().min(1).max(1000).default(50) });
+const consentRecordAnswer = z
+  .object({
+    id: z.uuid(),
+    websiteId: z.uuid(),
+    timestamp: z.iso.datetime(),
+    consentChoice: z.enum(['accepted', 'declined']),
+    country: z.string().nullable(),
+    city: z.string().nullable(),
+    email: z.string().nullable(),
+    ipAddress: z.string().nullable(),
+  })
+  .meta({ id: 'ConsentRecord' });
+
+const usageAnswer = z
+  .object({
+    user: z.object({ maxWebsites: z.int(), maxConsentsPerMonth: z.int(), subscriptionStatus: z.string() }),
+    subscriptionPlan: z.object({ displayName: z.string(), price: z.int(), features: z.array(z.string()) }).nullable(),
+    currentWebsites: z.int(),
+    currentMonthConsents: z.int(),
+  })
+  .meta({ id: 'SubscriptionUsage' });
+
+const isoDay = (date: Date) => date.toISOString().slice(0, 10);
+
+/** The last `days` UTC days, oldest first, ending today. */
+export function lastDays(days: number, today = new Date()): string[] {
+  const end = Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate());
+  return Array.from({ length: days }, (_, index) => isoDay(new Date(end - (days - 1 - index) * 86_400_000)));
+}
+
+export const statsRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async (app, { pool }) => {
+  async function scopeIds(request: Parameters<typeof requireViewer>[1]): Promise<string[]> {
+    const viewer = await requireViewer(pool, request);
+    return (await websitesInScope(pool, viewer)).map((website) => website.id);
+  }
+
+  app.get(
+    '/api/stats/consents',
+    { schema: { tags: ['stats'], summary: 'Consent totals over the viewer’s websites', response: { 200: consentStatsAnswer, ...errorsFor(401) } } },
+    async (request) => {
+      const stats = await getConsentStats(pool, { websiteIds: await scopeIds(request) });
+      return { totalConsents: stats.totalConsents, declinedConsents: stats.declinedConsents, consentRate: stats.consentRate };
+    },
+  );
+
+  app.get(
+    '/api/stats/websites',
+    {
+      schema: {
+        tags: ['stats'],
+        summary: 'Consent totals per website, most consents first (websites without any included)',
+        response: { 200: websiteStatsAnswer, ...errorsFor(401) },
+      },
+    },
+    async (request) => {
+      const viewer = await requireViewer(pool, request);
+      const websites = await websitesInScope(pool, viewer);
+      const stats = new Map((await getConsentStatsByWebsite(pool, { websiteIds: websites.map((website) => website.id) })).map((row) => [row.websiteId, row]));
+      return websites
+        .map((website) => {
+          const row = stats.get(website.id);
+          return {
+            website: { id: website.id, domain: website.domain, name: website.name },
+            totalConsents: row?.totalConsents ?? 0,
+            consentRate: row?.consentRate ?? 0,
+          };
+        })
+        .sort((a, b) => b.totalConsents - a.totalConsents || a.website.name.localeCompare(b.website.name));
+    },
+  );
+
+  app.get(
+    '/api/stats/consents/daily',
+    {
+      schema: {
+        tags: ['stats'],
+        summary: 'Accepted and declined consents per UTC day for the last `days` days, days without any as zeros',
+        querystring: dailyQuery,
+        response: { 200: dailyAnswer, ...errorsFor(400, 401) },
+      },
+    },
+    async (request) => {
+      const days = lastDays(request.query.days);
+      const counts = await getDailyConsentCounts(pool, { websiteIds: await scopeIds(request), fromDay: days[0], toDay: days.at(-1) });
+      const byDay = new Map(counts.map((count) => [count.day, count]));
+      return days.map((date) => ({ date, accepted: byDay.get(date)?.accepted ?? 0, declined: byDay.get(date)?.declined ?? 0 }));
+    },
+  );
+
+  app.get(
+    '/api/consents',
+    {
+      schema: {
+        tags: ['consents'],
+        summary: 'The newest consent records of the viewer’s websites',
+        querystring: consentsQuery,
+        response: { 200: z.array(consentRecordAnswer), ...errorsFor(400, 401) },
+      },
+    },
+    async (request) => listConsentRecords(pool, { websiteIds: await scopeIds(request), limit: request.query.limit }),
+  );
+
+  app.get(
+    '/api/subscription/usage',
+    {
+      schema: {
+        tags: ['subscription'],
+        summary: "The owner's plan, limits and use this month (UTC)",
+        response: { 200: usageAnswer, ...errorsFor(401, 403) },
+      },
+    },
+    async (request) => {
+      const user = await requireUser(pool, request);
+      const websites = await websitesInScope(pool, { user, adminUsername: null });
+      const firstOfMonth = `${isoDay(new Date()).slice(0, 7)}-01`;
+      const [plan, monthStats] = await Promise.all([
+        getSubscriptionPlan(pool, user.subscriptionTier),
+        getConsentStats(pool, { websiteIds: websites.map((website) => website.id), fromDay: firstOfMonth }),
+      ]);
+      return {
+        user: { maxWebsites: user.maxWebsites, maxConsentsPerMonth: user.maxConsentsPerMonth, subscriptionStatus: user.subscriptionStatus },
+        subscriptionPlan: plan ? { displayName: plan.displayName, price: plan.priceCents, features: [...plan.features] } : null,
+        currentWebsites: websites.length,
+        currentMonthConsents: monthStats.totalConsents,
+      };
+    },
+  );
+};

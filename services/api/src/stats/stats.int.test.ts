@@ -1,0 +1,191 @@
+// Consent statistics, recent consents, plan usage and plans through app.inject(), answered from the
+// consent-stats and consent-records read models (consents recorded through group commit and
+// projected from the log).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '@consentry/infra/testing';
+import { saveAdmin } from '../auth/admins';
+import { createPasswordHasher } from '../auth/passwords';
+import { seedSubscriptionPlans } from '../plans/catalogue';
+import { addWebsiteAs, buildTestApi, recordConsents, registerOwner, signInAdmin, type Client, type SignedInUser, type TestApi } from '../testing/api-app';
+import { lastDays } from './routes';
+
+let db: TestDatabase;
+let api: TestApi;
+let admin: Client;
+let owner: SignedInUser;
+let busy: { id: string };
+let quiet: { id: string };
+let empty: { id: string };
+
+const today = new Date();
+const daysAgo = (days: number, hour = 12) =>
+  new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() - days, hour)).toISOString();
+const inThisMonth = (iso: string) => iso.slice(0, 7) === today.toISOString().slice(0, 7);
+
+// busy: 3 accepted and 1 declined today, 1 accepted 40 days ago; quiet: 1 declined 3 days ago.
+const consents = (): Array<{ websiteId: string; choice: 'accepted' | 'declined'; receivedAt: string }> => [
+  { websiteId: busy.id, choice: 'accepted', receivedAt: daysAgo(0, 0) },
+  { websiteId: busy.id, choice: 'accepted', receivedAt: daysAgo(0, 0) },
+  { websiteId: busy.id, choice: 'accepted', receivedAt: daysAgo(0, 0) },
+  { websiteId: busy.id, choice: 'declined', receivedAt: daysAgo(0, 0) },
+  { websiteId: busy.id, choice: 'accepted', receivedAt: daysAgo(40) },
+  { websiteId: quiet.id, choice: 'declined', receivedAt: daysAgo(3) },
+];
+
+beforeAll(async () => {
+  db = await createTestDatabase('api_stats', { poolSize: 12 });
+  api = await buildTestApi(db.pool);
+  await saveAdmin(db.pool, 'root', 'admin password 1', createPasswordHasher({ memoryCost: 1024, timeCost: 1 }));
+  admin = await signInAdmin(api.app, 'root', 'admin password 1');
+  owner = await registerOwner(api.app);
+  await admin.request({
+    method: 'PUT',
+    url: `/api/admin/users/${owner.id}`,
+    payload: { subscriptionTier: 'pro', subscriptionStatus: 'active', maxWebsites: 10, maxConsentsPerMonth: 100_000, isActive: true },
+  });
+  busy = await addWebsiteAs(owner, 'Busy shop', 'busy.example.com');
+  quiet = await addWebsiteAs(owner, 'Quiet blog', 'quiet.example.com');
+  empty = await addWebsiteAs(owner, 'Empty page', 'empty.example.com');
+  await recordConsents(db.pool, consents());
+});
+afterAll(async () => {
+  await api?.close();
+  await db?.drop();
+});
+
+describe('GET /api/stats/consents', () => {
+  it('answers the totals over the owner’s websites', async () => {
+    const response = await owner.request({ method: 'GET', url: '/api/stats/consents' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ totalConsents: 6, declinedConsents: 2, consentRate: (4 / 6) * 100 });
+  });
+
+  it('answers zeros for an owner without consents', async () => {
+    const newcomer = await registerOwner(api.app);
+    expect((await newcomer.request({ method: 'GET', url: '/api/stats/consents' })).json()).toEqual({ totalConsents: 0, declinedConsents: 0, consentRate: 0 });
+  });
+});
+
+describe('GET /api/stats/websites', () => {
+  it('answers every website with its totals, most consents first', async () => {
+    const response = await owner.request({ method: 'GET', url: '/api/stats/websites' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual([
+      { website: { id: busy.id, domain: 'busy.example.com', name: 'Busy shop' }, totalConsents: 5, consentRate: 80 },
+      { website: { id: quiet.id, domain: 'quiet.example.com', name: 'Quiet blog' }, totalConsents: 1, consentRate: 0 },
+      { website: { id: empty.id, domain: 'empty.example.com', name: 'Empty page' }, totalConsents: 0, consentRate: 0 },
+    ]);
+  });
+});
+
+describe('GET /api/stats/consents/daily', () => {
+  it('answers each of the last N UTC days, oldest first, with zeros for quiet days', async () => {
+    const response = await owner.request({ method: 'GET', url: '/api/stats/consents/daily?days=7' });
+    expect(response.statusCode).toBe(200);
+    const days = response.json();
+    expect(days.map((day: { date: string }) => day.date)).toEqual(lastDays(7));
+    expect(days.at(-1)).toEqual({ date: daysAgo(0).slice(0, 10), accepted: 3, declined: 1 });
+    expect(days.at(-4)).toEqual({ date: daysAgo(3).slice(0, 10), accepted: 0, declined: 1 });
+    expect(days.filter((day: { accepted: number; declined: number }) => day.accepted + day.declined === 0)).toHaveLength(5);
+  });
+
+  it('covers 30 days by default and reaches back as far as asked', async () => {
+    expect((await owner.request({ method: 'GET', url: '/api/stats/consents/daily' })).json()).toHaveLength(30);
+    const year = (await owner.request({ method: 'GET', url: '/api/stats/consents/daily?days=366' })).json();
+    expect(year).toHaveLength(366);
+    expect(year.find((day: { date: string }) => day.date === daysAgo(40).slice(0, 10))).toMatchObject({ accepted: 1, declined: 0 });
+  });
+
+  it.each(['0', '367', 'abc', '1.5'])('refuses days=%s with 400', async (days) => {
+    const response = await owner.request({ method: 'GET', url: `/api/stats/consents/daily?days=${days}` });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.code).toBe('INVALID_REQUEST');
+  });
+});
+
+describe('GET /api/consents', () => {
+  it('answers the newest records first, limited, with ipAddress present', async () => {
+    const response = await owner.request({ method: 'GET', url: '/api/consents?limit=2' });
+    expect(response.statusCode).toBe(200);
+    const records = response.json();
+    expect(records).toHaveLength(2);
+    for (const record of records) {
+      expect(record).toEqual({
+        id: expect.any(String),
+        websiteId: busy.id,
+        timestamp: daysAgo(0, 0),
+        consentChoice: expect.stringMatching(/^(accepted|declined)$/),
+        country: 'DE',
+        city: 'Berlin',
+        email: null,
+        ipAddress: '203.0.113.7',
+      });
+    }
+  });
+
+  it('answers 50 at most by default, and every record of the owner', async () => {
+    const records = (await owner.request({ method: 'GET', url: '/api/consents' })).json();
+    expect(records).toHaveLength(6);
+    expect(records.map((record: { timestamp: string }) => record.timestamp)).toEqual([...records.map((record: { timestamp: string }) => record.timestamp)].sort().reverse());
+  });
+
+  it.each(['0', '1001', 'ten'])('refuses limit=%s with 400', async (limit) => {
+    expect((await owner.request({ method: 'GET', url: `/api/consents?limit=${limit}` })).statusCode).toBe(400);
+  });
+});
+
+describe('GET /api/subscription/usage', () => {
+  it('answers the plan, its limits and this month’s use', async () => {
+    const response = await owner.request({ method: 'GET', url: '/api/subscription/usage' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      user: { maxWebsites: 10, maxConsentsPerMonth: 100_000, subscriptionStatus: 'active' },
+      subscriptionPlan: { displayName: 'Pro', price: 4_900, features: expect.arrayContaining(['Up to 10 websites']) },
+      currentWebsites: 3,
+      currentMonthConsents: consents().filter((consent) => inThisMonth(consent.receivedAt)).length,
+    });
+  });
+
+  it('starts a new owner on the free plan', async () => {
+    const newcomer = await registerOwner(api.app);
+    expect((await newcomer.request({ method: 'GET', url: '/api/subscription/usage' })).json()).toEqual({
+      user: { maxWebsites: 1, maxConsentsPerMonth: 10_000, subscriptionStatus: 'active' },
+      subscriptionPlan: { displayName: 'Free', price: 0, features: expect.arrayContaining(['Up to 10,000 consents per month']) },
+      currentWebsites: 0,
+      currentMonthConsents: 0,
+    });
+  });
+
+  it('needs an owner: 401 for nobody, 403 for an admin', async () => {
+    expect((await api.app.inject({ method: 'GET', url: '/api/subscription/usage' })).statusCode).toBe(401);
+    expect((await admin.request({ method: 'GET', url: '/api/subscription/usage' })).statusCode).toBe(403);
+  });
+});
+
+describe('the subscription plans', () => {
+  it('are free, basic, pro and business, cheapest first, for everyone', async () => {
+    const response = await api.app.inject({ method: 'GET', url: '/api/subscription-plans' });
+    expect(response.statusCode).toBe(200);
+    const plans = response.json();
+    expect(plans.map((plan: { name: string }) => plan.name)).toEqual(['free', 'basic', 'pro', 'business']);
+    expect(plans[0]).toEqual({
+      id: 'free',
+      name: 'free',
+      displayName: 'Free',
+      description: expect.any(String),
+      price: 0,
+      maxWebsites: 1,
+      maxConsentsPerMonth: 10_000,
+      features: expect.arrayContaining(['Up to 10,000 consents per month']),
+    });
+    for (const plan of plans) expect(plan.features.length).toBeGreaterThanOrEqual(4);
+    expect((await admin.request({ method: 'GET', url: '/api/admin/subscription-plans' })).json()).toEqual(plans);
+  });
+
+  it('are published once, however often they are seeded', async () => {
+    await seedSubscriptionPlans(db.pool);
+    await Promise.all([seedSubscriptionPlans(db.pool), seedSubscriptionPlans(db.pool)]);
+    const { rows } = await db.pool.query("SELECT count(*)::int AS n FROM events WHERE type = 'SubscriptionPlanPublished'");
+    expect(rows[0].n).toBe(4);
+  });
+});

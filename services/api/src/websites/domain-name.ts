@@ -1,0 +1,29 @@
+// What an owner types as their website's domain, reduced to the hostname the widget's Origin check
+// compares against (ingest allows the domain and its subdomains):
+//   - a URL or a bare host are both accepted: the scheme, credentials, port, path, query and fragment
+//     are dropped (`https://Shop.Example.com:8443/menu?x` → `shop.example.com`);
+//   - letters are lower-cased and international names become punycode (`bücher.example` →
+//     `xn--bcher-kva.example`), a trailing dot is dropped;
+//   - a leading `www.` is dropped when a registrable name remains (`www.example.com` → `example.com`):
+//     the bare domain also covers www and every other subdomain, while a stored `www.` would refuse
+//     the bare domain's visitors.
+// Anything that is not then a plain hostname (`websiteDomain` of the catalogue) is refused.
+import { websiteDomain } from '@consentry/events';
+
+export const maxDomainInputLength = 2048;
+
+export function normaliseDomain(input: string): string | null {
+  const trimmed = input.trim();
+  if (trimmed.length === 0 || trimmed.length > maxDomainInputLength || /\s/.test(trimmed)) return null;
+  const hasScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed);
+  let url: URL;
+  try {
+    url = new URL(hasScheme ? trimmed : `http://${trimmed}`);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+  let host = url.hostname.toLowerCase().replace(/\.$/, '');
+  if (host.startsWith('www.') && host.slice(4).includes('.')) host = host.slice(4);
+  return websiteDomain.safeParse(host).success ? host : null;
+}

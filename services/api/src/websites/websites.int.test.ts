@@ -1,0 +1,150 @@
+// The owner's websites through app.inject() on a real database: the contract of spec section 7, the
+// plan's website limit (also when adds race), domains as owners type them, and removal.
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '@consentry/infra/testing';
+import { getWebsiteByEmbedCode } from '@consentry/projections';
+import { saveAdmin } from '../auth/admins';
+import { createPasswordHasher } from '../auth/passwords';
+import { addWebsiteAs, buildTestApi, registerOwner, signInAdmin, type Client, type TestApi } from '../testing/api-app';
+
+let db: TestDatabase;
+let api: TestApi;
+let admin: Client;
+
+beforeAll(async () => {
+  db = await createTestDatabase('api_websites', { poolSize: 16 });
+  api = await buildTestApi(db.pool);
+  await saveAdmin(db.pool, 'root', 'admin password 1', createPasswordHasher({ memoryCost: 1024, timeCost: 1 }));
+  admin = await signInAdmin(api.app, 'root', 'admin password 1');
+});
+afterAll(async () => {
+  await api?.close();
+  await db?.drop();
+});
+
+async function setWebsiteLimit(userId: string, maxWebsites: number): Promise<void> {
+  const response = await admin.request({
+    method: 'PUT',
+    url: `/api/admin/users/${userId}`,
+    payload: { subscriptionTier: 'pro', subscriptionStatus: 'active', maxWebsites, maxConsentsPerMonth: 100_000, isActive: true },
+  });
+  expect(response.statusCode).toBe(200);
+}
+
+describe('when an owner adds a website', () => {
+  it('answers 201 with the website, and lists it', async () => {
+    const owner = await registerOwner(api.app);
+    expect((await owner.request({ method: 'GET', url: '/api/websites' })).json()).toEqual([]);
+    const response = await owner.request({ method: 'POST', url: '/api/websites', payload: { name: '  Bakery ', domain: 'https://www.Bakery.example.com/menu' } });
+    expect(response.statusCode).toBe(201);
+    const website = response.json();
+    expect(website).toEqual({
+      id: expect.any(String),
+      name: 'Bakery',
+      domain: 'bakery.example.com',
+      isActive: true,
+      embedCode: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/),
+      createdAt: expect.any(String),
+    });
+    expect(Math.abs(Date.parse(website.createdAt) - Date.now())).toBeLessThan(60_000);
+    expect((await owner.request({ method: 'GET', url: '/api/websites' })).json()).toEqual([website]);
+    // Ingest finds it by its embed code at once (inline projection).
+    expect((await getWebsiteByEmbedCode(db.pool, website.embedCode))?.ownerId).toBe(owner.id);
+    const { rows } = await db.pool.query('SELECT type, stream_version FROM events WHERE stream_id = $1', [`website-${website.id}`]);
+    expect(rows).toEqual([{ type: 'WebsiteAdded', stream_version: 1 }]);
+  });
+
+  it('gives every website its own unguessable embed code', async () => {
+    const owner = await registerOwner(api.app);
+    await setWebsiteLimit(owner.id, 25);
+    const codes = await Promise.all(Array.from({ length: 20 }, (_, index) => addWebsiteAs(owner, `Site ${index}`, `site${index}.example.com`)));
+    expect(new Set(codes.map((website) => website.embedCode)).size).toBe(20);
+  });
+
+  it.each([
+    ['a domain that is not a hostname', { name: 'Shop', domain: 'not a domain' }, 'INVALID_DOMAIN', 'Enter a domain such as example.com'],
+    ['a javascript: URL', { name: 'Shop', domain: 'javascript:alert(1)' }, 'INVALID_DOMAIN', 'Enter a domain such as example.com'],
+    ['a blank name', { name: '   ', domain: 'shop.example.com' }, 'INVALID_REQUEST', 'name'],
+    ['a name of 101 characters', { name: 'x'.repeat(101), domain: 'shop.example.com' }, 'INVALID_REQUEST', 'name'],
+    ['no domain', { name: 'Shop' }, 'INVALID_REQUEST', 'domain'],
+  ])('refuses %s with 400', async (_label, payload, code, message) => {
+    const owner = await registerOwner(api.app);
+    const response = await owner.request({ method: 'POST', url: '/api/websites', payload });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ error: { code, message: expect.stringContaining(message) } });
+    expect((await owner.request({ method: 'GET', url: '/api/websites' })).json()).toEqual([]);
+  });
+
+  it('needs an owner account: 401 for nobody, 403 for an admin without one', async () => {
+    const anonymous = await api.app.inject({ method: 'POST', url: '/api/websites', payload: { name: 'Shop', domain: 'shop.example.com' } });
+    expect(anonymous.statusCode).toBe(401);
+    const byAdmin = await admin.request({ method: 'POST', url: '/api/websites', payload: { name: 'Shop', domain: 'shop.example.com' } });
+    expect(byAdmin.statusCode).toBe(403);
+    expect(byAdmin.json().error.code).toBe('OWNER_ACCOUNT_REQUIRED');
+  });
+});
+
+describe('when the website limit is reached', () => {
+  it('refuses another website with 403 "Website limit reached"', async () => {
+    const owner = await registerOwner(api.app); // free plan: 1 website
+    await addWebsiteAs(owner, 'First');
+    const response = await owner.request({ method: 'POST', url: '/api/websites', payload: { name: 'Second', domain: 'second.example.com' } });
+    expect(response.statusCode).toBe(403);
+    expect(response.json()).toEqual({ error: { code: 'WEBSITE_LIMIT_REACHED', message: 'Website limit reached' } });
+    expect((await owner.request({ method: 'GET', url: '/api/websites' })).json()).toHaveLength(1);
+  });
+
+  it('allows a new one once a website is removed', async () => {
+    const owner = await registerOwner(api.app);
+    const first = await addWebsiteAs(owner, 'First');
+    expect((await owner.request({ method: 'DELETE', url: `/api/websites/${first.id}` })).statusCode).toBe(204);
+    expect((await owner.request({ method: 'POST', url: '/api/websites', payload: { name: 'Second', domain: 'second.example.com' } })).statusCode).toBe(201);
+  });
+
+  it('lets exactly as many of many simultaneous adds through as the plan allows', async () => {
+    const owner = await registerOwner(api.app);
+    await setWebsiteLimit(owner.id, 3);
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, index) => owner.request({ method: 'POST', url: '/api/websites', payload: { name: `Racer ${index}`, domain: `racer${index}.example.com` } })),
+    );
+    const statuses = answers.map((answer) => answer.statusCode).sort();
+    expect(statuses.filter((status) => status === 201)).toHaveLength(3);
+    expect(statuses.filter((status) => status === 403)).toHaveLength(7);
+    expect((await owner.request({ method: 'GET', url: '/api/websites' })).json()).toHaveLength(3);
+  });
+});
+
+describe('when an owner removes a website', () => {
+  it('answers 204, forgets it, and answers 404 the second time', async () => {
+    const owner = await registerOwner(api.app);
+    const website = await addWebsiteAs(owner, 'Gone soon');
+    const removed = await owner.request({ method: 'DELETE', url: `/api/websites/${website.id}` });
+    expect(removed.statusCode).toBe(204);
+    expect(removed.body).toBe('');
+    expect((await owner.request({ method: 'GET', url: '/api/websites' })).json()).toEqual([]);
+    expect(await getWebsiteByEmbedCode(db.pool, website.embedCode)).toBeNull();
+    const again = await owner.request({ method: 'DELETE', url: `/api/websites/${website.id}` });
+    expect(again.statusCode).toBe(404);
+    expect(again.json()).toEqual({ error: { code: 'WEBSITE_NOT_FOUND', message: 'Website not found' } });
+  });
+
+  it('answers 404 for an id that never existed and 400 for one that is not an id', async () => {
+    const owner = await registerOwner(api.app);
+    expect((await owner.request({ method: 'DELETE', url: `/api/websites/${randomUUID()}` })).statusCode).toBe(404);
+    const malformed = await owner.request({ method: 'DELETE', url: '/api/websites/not-an-id' });
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json().error.code).toBe('INVALID_REQUEST');
+  });
+});
+
+describe('when an admin looks at websites', () => {
+  it('sees every owner’s websites and may remove any', async () => {
+    const [first, second] = [await registerOwner(api.app), await registerOwner(api.app)];
+    const [a, b] = [await addWebsiteAs(first, 'First owner'), await addWebsiteAs(second, 'Second owner')];
+    const all = (await admin.request({ method: 'GET', url: '/api/websites' })).json().map((website: { id: string }) => website.id);
+    expect(all).toEqual(expect.arrayContaining([a.id, b.id]));
+    expect((await admin.request({ method: 'DELETE', url: `/api/websites/${a.id}` })).statusCode).toBe(204);
+    expect((await first.request({ method: 'GET', url: '/api/websites' })).json()).toEqual([]);
+  });
+});

@@ -1,0 +1,96 @@
+// Adding and removing websites through the website decider. The plan's website limit is decided
+// from the read model and checked again inside the append's transaction under a per-owner lock, so
+// two adds racing for the last free slot cannot both succeed.
+import { randomBytes, randomUUID } from 'node:crypto';
+import {
+  UserNotFoundError,
+  WebsiteLimitReachedError,
+  decideWebsite,
+  websiteDecider,
+  websiteEventTypes,
+  websiteStreamId,
+  type DomainEvent,
+  type WebsiteActor,
+  type WebsiteEvent,
+} from '@consentry/events';
+import type { Db, DbTransaction, InlineHandler, Queryable, StoredEvent } from '@consentry/infra';
+import { getWebsite, type User, type Website } from '@consentry/projections';
+import { appendDecision, loadStream } from '../domain/streams';
+
+const isWebsiteEvent = (event: DomainEvent): event is WebsiteEvent => (websiteEventTypes as readonly string[]).includes(event.type);
+
+/** 16 random bytes: unguessable, URL-safe, 22 characters. */
+export const generateEmbedCode = () => randomBytes(16).toString('base64url');
+
+export async function countOwnerWebsites(db: Queryable, ownerId: string): Promise<number> {
+  const { rows } = await db.query<{ count: number }>({
+    name: 'count-owner-websites',
+    text: 'SELECT count(*)::int8 AS count FROM websites WHERE owner_id = $1',
+    values: [ownerId],
+  });
+  return rows[0]?.count ?? 0;
+}
+
+/**
+ * Runs in the append's transaction before the websites projection: waits for any other add of the
+ * same owner (a transaction-scoped advisory lock), then counts again with what has committed.
+ */
+export const websiteLimitGuard: InlineHandler = {
+  name: 'website-limit-guard',
+  canHandle: ['WebsiteAdded'],
+  async apply(events: readonly StoredEvent[], tx: DbTransaction): Promise<void> {
+    for (const event of events) {
+      if (event.type !== 'WebsiteAdded') continue;
+      const ownerId = event.data.ownerId;
+      await tx.query({ name: 'lock-owner-websites', text: "SELECT pg_advisory_xact_lock(hashtextextended('website-limit:' || $1, 0))", values: [ownerId] });
+      const { rows } = await tx.query<{ max_websites: number; is_active: boolean }>({
+        name: 'owner-website-limit',
+        text: 'SELECT max_websites, is_active FROM users WHERE id = $1',
+        values: [ownerId],
+      });
+      const owner = rows[0];
+      if (!owner || !owner.is_active) throw new UserNotFoundError();
+      if ((await countOwnerWebsites(tx, ownerId)) >= owner.max_websites) throw new WebsiteLimitReachedError();
+    }
+  },
+};
+
+export interface NewWebsite {
+  readonly name: string;
+  readonly domain: string;
+}
+
+export async function addWebsite(pool: Db, owner: User, website: NewWebsite): Promise<Website> {
+  const websiteId = randomUUID();
+  const events = decideWebsite(
+    {
+      type: 'AddWebsite',
+      data: {
+        websiteId,
+        ownerId: owner.id,
+        name: website.name,
+        domain: website.domain,
+        embedCode: generateEmbedCode(),
+        ownerWebsiteCount: await countOwnerWebsites(pool, owner.id),
+        maxWebsites: owner.maxWebsites,
+      },
+      metadata: { now: new Date().toISOString() },
+    },
+    websiteDecider.initialState(),
+  );
+  await appendDecision(pool, websiteStreamId(websiteId), events, { expectedVersion: 0, hooks: [websiteLimitGuard], metadata: { actor: owner.id } });
+  const added = await getWebsite(pool, websiteId);
+  if (!added) throw new Error(`Website ${websiteId} was added but is not in the read model`);
+  return added;
+}
+
+/** Removes a website; an owner asking for another owner's website gets WebsiteNotFoundError. */
+export async function removeWebsite(pool: Db, websiteId: string, actor: WebsiteActor): Promise<void> {
+  const streamId = websiteStreamId(websiteId);
+  const { state, version } = await loadStream(pool, streamId, websiteDecider, isWebsiteEvent);
+  const events = decideWebsite({ type: 'RemoveWebsite', data: { websiteId, actor }, metadata: { now: new Date().toISOString() } }, state);
+  await appendDecision(pool, streamId, events, {
+    expectedVersion: version,
+    metadata: { actor: actor.kind === 'owner' ? actor.userId : actor.username },
+  });
+}
