@@ -6,6 +6,8 @@ import { exportsProjection } from './exports/projection';
 import { websiteActivityProjection } from './website-activity/projection';
 import type { Projection } from './projection';
 import { websitesProjection } from './websites/projection';
+import { analyticsProjection } from './analytics/projection';
+import { consentDimensionsProjection } from './consent-dimensions/projection';
 import { usersProjection } from './users/projection';
 import { plansProjection } from './plans/projection';
 import { siteContentProjection } from './site-content/projection';
@@ -47,6 +49,8 @@ export const asyncProjections: readonly Projection[] = [
   consentStatsProjection,
   consentRecordsProjection,
   websiteActivityProjection,
+  analyticsProjection,
+  consentDimensionsProjection,
 ];
 
 /** Every projection, inline and async: what `consentry replay` can rebuild. */
@@ -55,3 +59,23 @@ export const allProjections: readonly Projection[] = [...inlineProjections, ...a
 export function findProjection(name: string): Projection | undefined {
   return allProjections.find((projection) => projection.name === name);
 }
+export { analyticsProjection, analyticsTables } from './analytics/projection';
+export * from './analytics/queries';
+export { referrerDomainOf, directReferrer, searchEngines } from './analytics/referrers';
+export { consentDimensionsProjection } from './consent-dimensions/projection';
+export * from './consent-dimensions/queries';
+export * from './recommendations/queries';
+export {
+  recommendationRules,
+  recommendationSeverities,
+  recommendationTypes,
+  implementationDifficulties,
+  runRecommendationRules,
+  thresholds as recommendationThresholds,
+  type Recommendation,
+  type RecommendationRule,
+  type RecommendationSeverity,
+  type RecommendationType,
+  type ImplementationDifficulty,
+} from './recommendations/rules';
+export { gatherRecommendationMetrics, toRecommendationMetrics, type RecommendationMetrics } from './recommendations/metrics';
