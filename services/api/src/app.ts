@@ -29,6 +29,7 @@ import { planRoutes } from './plans/routes';
 import type { ResolveScope } from './scope/scope';
 import { siteContentRoutes } from './site-content/routes';
 import { statsRoutes } from './stats/routes';
+import { analyticsRoutes } from './analytics/routes';
 import { websiteRoutes } from './websites/routes';
 
 export interface ReadinessCheck {
@@ -150,6 +151,7 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, options) =>
   });
   await app.register(websiteRoutes, { pool });
   await app.register(statsRoutes, { pool });
+  await app.register(analyticsRoutes, { pool });
   await app.register(planRoutes, { pool });
   await app.register(brandingRoutes, { pool });
   await app.register(siteContentRoutes, { pool });
