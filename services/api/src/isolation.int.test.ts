@@ -8,6 +8,8 @@ import { defaultSiteContent } from '@consentry/events';
 import { createTestDatabase, type TestDatabase } from '@consentry/infra/testing';
 import { saveAdmin } from './auth/admins';
 import { createPasswordHasher } from './auth/passwords';
+import { exportRoutes } from './export/routes';
+import { verificationRoutes } from './verification/routes';
 import { addWebsiteAs, buildTestApi, recordConsents, registerOwner, signInAdmin, testPublicUrl, type Client, type SignedInUser, type TestApi } from './testing/api-app';
 
 let db: TestDatabase;
@@ -20,7 +22,13 @@ let bobSite: { id: string; embedCode: string };
 
 beforeAll(async () => {
   db = await createTestDatabase('api_isolation', { poolSize: 12 });
-  api = await buildTestApi(db.pool);
+  const pool = db.pool;
+  api = await buildTestApi(pool, {
+    extraRoutes: async ({ app, resolveScope }) => {
+      await app.register(exportRoutes, { pool, resolveScope });
+      await app.register(verificationRoutes, { pool, resolveScope, fetch: { timeoutMs: 500 }, pageUrlsFor: () => [] });
+    },
+  });
   await saveAdmin(db.pool, 'root', 'admin password 1', createPasswordHasher({ memoryCost: 1024, timeCost: 1 }));
   admin = await signInAdmin(api.app, 'root', 'admin password 1');
   alice = await registerOwner(api.app);
@@ -169,5 +177,51 @@ describe('the admin endpoints', () => {
     });
     expect(response.statusCode).toBe(403);
     expect((await bob.request({ method: 'GET', url: '/api/auth/user' })).json()).toMatchObject({ isActive: true, subscriptionStatus: 'active' });
+  });
+});
+
+describe.each(['Alice', 'Bob'])('what %s sees of exports, verification, analytics and recommendations', (name) => {
+  const pick = () => owners().find(([ownerName]) => ownerName === name)!;
+
+  it('GET /api/export/consents: only their own records; the other owner’s website is a 404', async () => {
+    const [, owner, own, other, expected] = pick();
+    const all = (await owner.request({ method: 'GET', url: '/api/export/consents?format=json' })).json() as Array<{ websiteId: string }>;
+    expect(all).toHaveLength(expected.total);
+    expect(new Set(all.map((record) => record.websiteId))).toEqual(new Set([own.id]));
+    expect((await owner.request({ method: 'GET', url: `/api/export/consents?format=csv&websiteId=${other.id}` })).statusCode).toBe(404);
+  });
+
+  it('GET /api/exports: only their own exports', async () => {
+    const [, owner, own] = pick();
+    await owner.request({ method: 'GET', url: `/api/export/consents?format=csv&websiteId=${own.id}` });
+    const exports = (await owner.request({ method: 'GET', url: '/api/exports' })).json() as Array<{ websiteId: string | null }>;
+    expect(exports.length).toBeGreaterThan(0);
+    for (const entry of exports) expect([null, own.id]).toContain(entry.websiteId);
+  });
+
+  it('POST /api/verify-installation with the other owner’s embed code: 404', async () => {
+    const [, owner, , other] = pick();
+    const response = await owner.request({ method: 'POST', url: '/api/verify-installation', payload: { embedCode: other.embedCode } });
+    expect(response.statusCode).toBe(404);
+  });
+
+  it('analytics and recommendations of the other owner’s website: 404; all reports: only their own', async () => {
+    const [, owner, own, other] = pick();
+    expect((await owner.request({ method: 'GET', url: `/api/analytics/website/${other.id}` })).statusCode).toBe(404);
+    expect((await owner.request({ method: 'GET', url: `/api/analytics?websiteId=${other.id}` })).statusCode).toBe(404);
+    expect((await owner.request({ method: 'GET', url: `/api/recommendations/website/${other.id}?days=7` })).statusCode).toBe(404);
+    const reports = (await owner.request({ method: 'GET', url: '/api/recommendations/all' })).json() as Array<{ website: { id: string } }>;
+    expect(reports.map((report) => report.website.id)).toEqual([own.id]);
+  });
+});
+
+describe('nobody signed in', () => {
+  it.each([
+    ['GET', '/api/export/consents'],
+    ['GET', '/api/exports'],
+    ['GET', '/api/analytics/website/00000000-0000-4000-8000-000000000000'],
+    ['GET', '/api/recommendations/all'],
+  ] as const)('%s %s: 401', async (method, url) => {
+    expect((await api.app.inject({ method, url })).statusCode).toBe(401);
   });
 });
