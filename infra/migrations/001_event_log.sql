@@ -34,9 +34,11 @@ CREATE INDEX events_global_order ON events (transaction_id, position);
 -- here. Only transactions of this database can insert into this table, so the horizon is the oldest
 -- running transaction of this database (live from the process array: pg_stat_clear_snapshot) or
 -- the next transaction id. A role that cannot see other roles' sessions falls back to the safe,
--- cluster-wide xmin. Call it in its own statement, BEFORE the statement that reads events: a
--- transaction older than the horizon had finished when the horizon was taken, so a later snapshot
--- sees its rows.
+-- cluster-wide xmin. Sessions named 'consentry replay writer' are left out too: a replay rebuilds
+-- a read model in one long transaction but never inserts events, so it must not stall the relay
+-- and the other projectors (the name is reserved for that). Call it in its own statement, BEFORE
+-- the statement that reads events: a transaction older than the horizon had finished when the
+-- horizon was taken, so a later snapshot sees its rows.
 CREATE FUNCTION events_read_horizon() RETURNS xid8
 LANGUAGE plpgsql VOLATILE AS $$
 DECLARE
@@ -55,6 +57,7 @@ BEGIN
   SELECT min(xmax + (((x - (xmax & 4294967295)) + 6442450944) % 4294967296) - 2147483648) INTO oldest
     FROM (SELECT backend_xid::text::bigint AS x FROM pg_stat_activity
            WHERE datname = current_database() AND backend_xid IS NOT NULL
+             AND application_name IS DISTINCT FROM 'consentry replay writer'
           UNION ALL
           SELECT transaction::text::bigint FROM pg_prepared_xacts WHERE database = current_database()) AS running;
   RETURN least(coalesce(oldest, xmax), xmax)::text::xid8;

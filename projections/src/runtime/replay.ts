@@ -3,6 +3,13 @@
 // projection's checkpoint row: readers keep seeing the old read model until it commits, and the
 // live projector waits on the row lock, then skips everything the replay covered.
 import { lockCheckpoint, readCommittedEvents, startOfLog, writeCheckpoint, type Checkpoint, type Db } from '@consentry/infra';
+
+/**
+ * The application name of the replay's writing session. events_read_horizon() leaves sessions of
+ * this name out: the replay holds one long transaction but never appends events, so it must not
+ * hold back the relay and the other projectors while it runs.
+ */
+export const replayWriterApplicationName = 'consentry replay writer';
 import { checkpointNameOf, type Projection } from '../projection';
 
 export interface ReplayProgress {
@@ -40,6 +47,10 @@ export async function replayProjection(pool: Db, projection: Projection, options
   const total = await countEventsOfTypes(pool, projection.canHandle);
   const writer = await pool.connect();
   const reader = await pool.connect();
+  // Named before any write (the horizon reads the name live); the pooled connection gets its
+  // name back when the replay ends.
+  const { rows: named } = await writer.query<{ name: string }>('SELECT current_setting($1) AS name', ['application_name']);
+  await writer.query('SELECT set_config($1, $2, false)', ['application_name', replayWriterApplicationName]);
   let events = 0;
   let batches = 0;
   let checkpoint: Checkpoint = startOfLog;
@@ -67,6 +78,7 @@ export async function replayProjection(pool: Db, projection: Projection, options
     await writer.query('ROLLBACK').catch(() => undefined);
     throw error;
   } finally {
+    await writer.query('SELECT set_config($1, $2, false)', ['application_name', named[0]?.name ?? '']).catch(() => undefined);
     writer.release();
     reader.release();
   }
