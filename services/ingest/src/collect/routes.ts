@@ -32,6 +32,9 @@ export interface CollectOptions {
   readonly bodyLimit: number;
 }
 
+/** Two log lines per request at thousands of requests a second would cost more than the request. */
+const quiet = { logLevel: 'warn' as const };
+
 const errors = { 400: errorAnswer, 403: errorAnswer, 404: errorAnswer, 413: errorAnswer, 429: errorAnswer, 503: errorAnswer };
 
 export const collectRoutes: FastifyPluginAsyncZod<CollectOptions> = async (app, { appender, websites, geo, bodyLimit }) => {
@@ -59,7 +62,7 @@ export const collectRoutes: FastifyPluginAsyncZod<CollectOptions> = async (app, 
 
   app.post(
     '/api/collect/consent',
-    { bodyLimit, schema: { body: consentBody, response: { 201: consentAnswer, ...errors } } },
+    { ...quiet, bodyLimit, schema: { body: consentBody, response: { 201: consentAnswer, ...errors } } },
     async (request, reply) => {
       const body = request.body;
       const website = await websiteFor(request, reply, body.embedCode);
@@ -94,7 +97,7 @@ export const collectRoutes: FastifyPluginAsyncZod<CollectOptions> = async (app, 
 
   app.post(
     '/api/collect/impression',
-    { bodyLimit, schema: { body: impressionBody, response: { 202: acceptedAnswer, ...errors } } },
+    { ...quiet, bodyLimit, schema: { body: impressionBody, response: { 202: acceptedAnswer, ...errors } } },
     async (request, reply) => {
       const body = request.body;
       const website = await websiteFor(request, reply, body.embedCode);
@@ -109,7 +112,7 @@ export const collectRoutes: FastifyPluginAsyncZod<CollectOptions> = async (app, 
 
   app.post(
     '/api/collect/pageview',
-    { bodyLimit, schema: { body: pageviewBody, response: { 202: acceptedAnswer, ...errors } } },
+    { ...quiet, bodyLimit, schema: { body: pageviewBody, response: { 202: acceptedAnswer, ...errors } } },
     async (request, reply) => {
       const body = request.body;
       const website = await websiteFor(request, reply, body.embedCode);
@@ -136,7 +139,7 @@ export const collectRoutes: FastifyPluginAsyncZod<CollectOptions> = async (app, 
 
   app.post(
     '/api/collect/pagehide',
-    { bodyLimit, schema: { body: pagehideBody, response: { 202: acceptedAnswer, ...errors } } },
+    { ...quiet, bodyLimit, schema: { body: pagehideBody, response: { 202: acceptedAnswer, ...errors } } },
     async (request, reply) => {
       const body = request.body;
       const website = await websiteFor(request, reply, body.embedCode);
@@ -151,7 +154,7 @@ export const collectRoutes: FastifyPluginAsyncZod<CollectOptions> = async (app, 
 
   app.post(
     '/api/collect/engagement',
-    { bodyLimit, schema: { body: engagementBody, response: { 202: acceptedAnswer, ...errors } } },
+    { ...quiet, bodyLimit, schema: { body: engagementBody, response: { 202: acceptedAnswer, ...errors } } },
     async (request, reply) => {
       const body = request.body;
       const website = await websiteFor(request, reply, body.embedCode);
