@@ -17,7 +17,7 @@ import {
 import { createTestDatabase, uniqueBusConfig, waitFor, waitForLogVisible, type TestDatabase } from '@consentry/infra/testing';
 import { consentDimensionsProjection } from '../consent-dimensions/projection';
 import { getConsentCountsByDimension, getDailyBannerChoices, getDailyBannerImpressions } from '../consent-dimensions/queries';
-import { checkpointNameOf, type Projection } from '../projection';
+import { checkpointNameOf, resetReadModel, type Projection } from '../projection';
 import { startRelay } from '../relay/relay';
 import { applyProjectionBatch, startProjector } from '../runtime/projector';
 import { replayProjection } from '../runtime/replay';
@@ -256,7 +256,7 @@ describe('when the same log is applied in different ways', () => {
     const client = await db.pool.connect();
     try {
       await client.query('BEGIN');
-      await projection.reset(client);
+      await resetReadModel(projection, client);
       await client.query('DELETE FROM checkpoints WHERE name = $1', [checkpointNameOf(projection)]);
       await client.query('COMMIT');
     } finally {

@@ -211,11 +211,5 @@ export const analyticsProjection: Projection = {
     await addDailyCounts(tx, dailyTables.visitorDays, deltas.visitorDays);
   },
 
-  async reset(tx: DbTransaction): Promise<void> {
-    // DELETE, not TRUNCATE: TRUNCATE's exclusive lock would block dashboards for the whole replay,
-    // which must keep reading the old read model until the replay commits.
-    for (const table of analyticsTables) {
-      await tx.query(`DELETE FROM ${table}`);
-    }
-  },
+  tables: analyticsTables,
 };

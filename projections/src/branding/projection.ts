@@ -24,7 +24,5 @@ export const brandingProjection: Projection = {
     }
   },
 
-  async reset(tx: DbTransaction): Promise<void> {
-    await tx.query('DELETE FROM branding');
-  },
+  tables: ['branding'],
 };

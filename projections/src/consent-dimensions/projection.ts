@@ -103,8 +103,5 @@ export const consentDimensionsProjection: Projection = {
     }
   },
 
-  async reset(tx: DbTransaction): Promise<void> {
-    await tx.query('DELETE FROM consent_dimensions_daily');
-    await tx.query('DELETE FROM banner_impressions_daily');
-  },
+  tables: ['consent_dimensions_daily', 'banner_impressions_daily'],
 };

@@ -44,7 +44,5 @@ export const consentRecordsProjection: Projection = {
     });
   },
 
-  async reset(tx: DbTransaction): Promise<void> {
-    await tx.query('DELETE FROM consent_records');
-  },
+  tables: ['consent_records'],
 };

@@ -50,7 +50,5 @@ export const consentStatsProjection: Projection = {
     });
   },
 
-  async reset(tx: DbTransaction): Promise<void> {
-    await tx.query('DELETE FROM consent_stats_daily');
-  },
+  tables: ['consent_stats_daily'],
 };

@@ -20,9 +20,7 @@ export const exportsProjection: Projection = {
     }
   },
 
-  async reset(tx: DbTransaction): Promise<void> {
-    await tx.query('DELETE FROM consent_exports');
-  },
+  tables: ['consent_exports'],
 };
 
 export interface ExportRecord {

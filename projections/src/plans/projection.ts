@@ -24,7 +24,5 @@ export const plansProjection: Projection = {
     }
   },
 
-  async reset(tx: DbTransaction): Promise<void> {
-    await tx.query('DELETE FROM subscription_plans');
-  },
+  tables: ['subscription_plans'],
 };

@@ -10,7 +10,7 @@ import { lockCheckpoint, readCommittedEvents, startOfLog, writeCheckpoint, type 
  * hold back the relay and the other projectors while it runs.
  */
 export const replayWriterApplicationName = 'consentry replay writer';
-import { checkpointNameOf, type Projection } from '../projection';
+import { checkpointNameOf, resetReadModel, type Projection } from '../projection';
 
 export interface ReplayProgress {
   readonly events: number;
@@ -57,7 +57,7 @@ export async function replayProjection(pool: Db, projection: Projection, options
   try {
     await writer.query('BEGIN');
     await lockCheckpoint(writer, checkpointNameOf(projection));
-    await projection.reset(writer);
+    await resetReadModel(projection, writer);
     const read = (after: Checkpoint) => readCommittedEvents(reader, after, { limit: batchSize, types: projection.canHandle });
     // Reading the next batch overlaps applying this one: the reader and writer are two connections.
     let next = read(checkpoint);
@@ -74,6 +74,10 @@ export async function replayProjection(pool: Db, projection: Projection, options
     }
     if (events > 0) await writeCheckpoint(writer, checkpointNameOf(projection), checkpoint);
     await writer.query('COMMIT');
+    // Aggregating projections update the same rows batch after batch; inside one transaction none
+    // of those row versions can be pruned, so the tables end up mostly dead tuples (measured: 2,920
+    // live rows in 77 MB after 10M consents, stats queries 30x slower) until autovacuum comes by.
+    for (const table of projection.tables) await writer.query(`VACUUM (ANALYZE) ${table}`);
   } catch (error) {
     await writer.query('ROLLBACK').catch(() => undefined);
     throw error;

@@ -22,7 +22,5 @@ export const siteContentProjection: Projection = {
     }
   },
 
-  async reset(tx: DbTransaction): Promise<void> {
-    await tx.query('DELETE FROM site_content');
-  },
+  tables: ['site_content'],
 };

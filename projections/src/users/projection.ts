@@ -67,7 +67,5 @@ export const usersProjection: Projection = {
     }
   },
 
-  async reset(tx: DbTransaction): Promise<void> {
-    await tx.query('DELETE FROM users');
-  },
+  tables: ['users'],
 };

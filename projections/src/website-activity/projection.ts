@@ -26,9 +26,7 @@ export const websiteActivityProjection: Projection = {
     });
   },
 
-  async reset(tx: DbTransaction): Promise<void> {
-    await tx.query('DELETE FROM website_activity');
-  },
+  tables: ['website_activity'],
 };
 
 export async function getLastEventAt(db: Pick<DbTransaction, 'query'>, websiteId: string): Promise<string | null> {

@@ -65,7 +65,5 @@ export const websitesProjection: Projection = {
     }
   },
 
-  async reset(tx: DbTransaction): Promise<void> {
-    await tx.query('DELETE FROM websites');
-  },
+  tables: ['websites'],
 };
