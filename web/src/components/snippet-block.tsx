@@ -30,7 +30,8 @@ export function SnippetBlock({ snippet, label = 'Embed code' }: { snippet: strin
           {copied ? 'Copied!' : 'Copy'}
         </Button>
       </div>
-      <pre className="overflow-x-auto rounded-md bg-slate-900 p-3 text-xs text-slate-100">
+      {/* Wrapped rather than scrolled: the whole snippet is visible on any screen. */}
+      <pre className="rounded-md bg-slate-900 p-3 text-xs wrap-anywhere whitespace-pre-wrap text-slate-100">
         <code>{snippet}</code>
       </pre>
     </div>

@@ -71,13 +71,30 @@ export function getErrorStatus(error: unknown): number | null {
   return null;
 }
 
+/** The failure's body text: from an ApiError, or what follows the `${status}: ` message prefix. */
+function getBodyText(error: Error): string {
+  return error instanceof ApiError ? error.bodyText : error.message.replace(/^\d{3}: /, '');
+}
+
+/** The api's stable error code (`{ error: { code } }`), or null when the answer has none. */
+export function getErrorCode(error: unknown): string | null {
+  if (!(error instanceof Error)) return null;
+  try {
+    const parsed: unknown = JSON.parse(getBodyText(error));
+    const code = (parsed as { error?: { code?: unknown } } | null)?.error?.code;
+    return typeof code === 'string' ? code : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * The human-readable message the server put in a failed answer. Handles the api's
  * `{ error: { code, message } }`, the admin login's `{ error: "text" }`, `{ message }` and plain text.
  */
 export function getServerMessage(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
-  const bodyText = error instanceof ApiError ? error.bodyText : error.message.replace(/^\d{3}: /, '');
+  const bodyText = getBodyText(error);
   try {
     const parsed: unknown = JSON.parse(bodyText);
     if (parsed && typeof parsed === 'object') {

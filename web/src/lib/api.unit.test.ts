@@ -2,7 +2,7 @@
 // and non-OK answers raised as `${status}: ${body or status text}`.
 import { describe, expect, it } from 'vitest';
 import { jsonResponse, stubFetch } from '../test/render';
-import { apiRequest, getErrorStatus, getJson, getJsonOrNull, getServerMessage } from './api';
+import { apiRequest, getErrorCode, getErrorStatus, getJson, getJsonOrNull, getServerMessage } from './api';
 
 describe('apiRequest', () => {
   it('sends credentials and a JSON body with a JSON content type', async () => {
@@ -48,6 +48,13 @@ describe('reading a failure', () => {
     ['500: plain text', 'plain text'],
   ])('%s → %s', (message, expected) => {
     expect(getServerMessage(new Error(message))).toBe(expected);
+  });
+
+  it('finds the api error code', () => {
+    expect(getErrorCode(new Error('403: {"error":{"code":"WEBSITE_LIMIT_REACHED","message":"Website limit reached"}}'))).toBe('WEBSITE_LIMIT_REACHED');
+    expect(getErrorCode(new Error('401: {"success":false,"error":"Invalid credentials"}'))).toBeNull();
+    expect(getErrorCode(new Error('500: plain text'))).toBeNull();
+    expect(getErrorCode('not an error')).toBeNull();
   });
 
   it('finds the status in the message', () => {

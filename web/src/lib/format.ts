@@ -42,3 +42,8 @@ export function formatPrice(cents: number): string {
     minimumFractionDigits: Number.isInteger(dollars) ? 0 : 2,
   }).format(dollars);
 }
+
+/** `1 website`, `3 websites`, `10,000 consents`. */
+export function formatCount(count: number, singular: string, plural = `${singular}s`): string {
+  return `${formatNumber(count)} ${count === 1 ? singular : plural}`;
+}

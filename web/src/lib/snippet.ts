@@ -29,5 +29,5 @@ export function buildEmbedSnippet({
   position = defaultBannerPosition,
   theme = defaultBannerTheme,
 }: SnippetOptions): string {
-  return `<script src="${escapeAttribute(host)}/widget.js" data-embed-code="${escapeAttribute(embedCode)}" data-position="${position}" data-theme="${theme}"></script>`;
+  return `<script src="${escapeAttribute(host)}/widget.js" data-embed-code="${escapeAttribute(embedCode)}" data-position="${position}" data-theme="${theme}" defer></script>`;
 }

@@ -26,6 +26,9 @@ export function SelectTrigger({ className, children, ...props }: ComponentProps<
   );
 }
 
+/** For triggers whose choice may be long (a website's name and domain): wraps instead of cutting it off. */
+export const wrappingTrigger = 'h-auto min-h-10 text-left [&>span]:whitespace-normal [&>span]:wrap-anywhere';
+
 export function SelectContent({
   className,
   children,

@@ -14,6 +14,10 @@ interface AuthAnswer {
 
 export type AuthMode = 'sign-in' | 'register';
 
+/** The api's bounds for a new password. */
+export const minPasswordLength = 8;
+const maxPasswordLength = 128;
+
 function describeFailure(error: unknown): string {
   return error instanceof ApiError ? getServerMessage(error) : 'Unable to connect to server';
 }
@@ -96,10 +100,18 @@ export function OwnerLoginForm({ mode, onSignedIn }: { mode: AuthMode; onSignedI
           type="password"
           autoComplete={mode === 'sign-in' ? 'current-password' : 'new-password'}
           required
+          minLength={mode === 'register' ? minPasswordLength : undefined}
+          maxLength={maxPasswordLength}
+          aria-describedby={mode === 'register' ? `${idPrefix}-password-hint` : undefined}
           disabled={busy}
           value={password}
           onChange={(event) => setPassword(event.target.value)}
         />
+        {mode === 'register' ? (
+          <p id={`${idPrefix}-password-hint`} className="text-xs text-muted-foreground">
+            At least {minPasswordLength} characters.
+          </p>
+        ) : null}
       </div>
       {failure ? (
         <p role="alert" className="rounded-md border border-destructive/40 bg-destructive/10 p-3 text-sm text-destructive">

@@ -10,6 +10,8 @@ export interface SessionUser {
   firstName?: string | null;
   lastName?: string | null;
   profileImageUrl?: string | null;
+  /** The plan tier (free, basic, pro, business, …). */
+  subscriptionTier?: string;
 }
 
 export interface AdminSession {

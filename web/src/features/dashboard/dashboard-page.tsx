@@ -73,9 +73,9 @@ export function DashboardPage() {
       </div>
 
       <div className="mt-6 grid grid-cols-1 gap-6 lg:grid-cols-3">
-        <Card className="lg:col-span-2">
+        <Card className="lg:col-span-2" role="region" aria-labelledby="consent-trends-title">
           <CardHeader>
-            <CardTitle>Consent Trends</CardTitle>
+            <CardTitle id="consent-trends-title">Consent Trends</CardTitle>
             <CardDescription>Accepted and declined choices per day, last {trendWindowDays} days</CardDescription>
           </CardHeader>
           <CardContent>
@@ -104,7 +104,7 @@ const toneClasses: Record<Trend['tone'], string> = {
   neutral: 'bg-secondary text-secondary-foreground',
 };
 
-const toneIcons: Record<Trend['tone'], LucideIcon> = { positive: TrendingUp, negative: TrendingDown, neutral: Minus };
+const directionIcons: Record<Trend['direction'], LucideIcon> = { up: TrendingUp, down: TrendingDown, flat: Minus };
 
 function StatCard({
   title,
@@ -119,7 +119,7 @@ function StatCard({
   trend: Trend | undefined;
   isError: boolean;
 }) {
-  const TrendIcon = trend ? toneIcons[trend.tone] : Minus;
+  const TrendIcon = trend ? directionIcons[trend.direction] : Minus;
   return (
     <Card>
       <CardHeader className="flex-row items-center justify-between pb-2">
@@ -131,7 +131,7 @@ function StatCard({
           {value ?? (isError ? '—' : '…')}
         </p>
         {trend ? (
-          <Badge className={`whitespace-normal ${toneClasses[trend.tone]}`}>
+          <Badge className={`rounded-md whitespace-normal ${toneClasses[trend.tone]}`}>
             <TrendIcon className="size-3" aria-hidden />
             {trend.label}
           </Badge>
@@ -148,9 +148,9 @@ function TopWebsitesCard() {
     : [];
 
   return (
-    <Card>
+    <Card role="region" aria-labelledby="top-websites-title">
       <CardHeader>
-        <CardTitle>Top Websites</CardTitle>
+        <CardTitle id="top-websites-title">Top Websites</CardTitle>
         <CardDescription>By number of consent choices</CardDescription>
       </CardHeader>
       <CardContent>
@@ -165,7 +165,7 @@ function TopWebsitesCard() {
             {top.map((item) => (
               <li key={item.website.id} className="flex items-center justify-between gap-3">
                 <div className="min-w-0">
-                  <p className="truncate font-medium">{item.website.name ?? item.website.domain}</p>
+                  <p className="font-medium wrap-anywhere">{item.website.name ?? item.website.domain}</p>
                   <p className="text-sm text-muted-foreground">{formatNumber(item.totalConsents)} consents</p>
                 </div>
                 <Badge variant="outline">{formatRate(item.consentRate)}</Badge>
@@ -187,9 +187,9 @@ function RecentActivityCard({ websites }: { websites: Website[] }) {
   const websiteNames = new Map(websites.map((website) => [website.id, website.name]));
 
   return (
-    <Card className="mt-6">
+    <Card className="mt-6" role="region" aria-labelledby="recent-activity-title">
       <CardHeader>
-        <CardTitle>Recent Consent Activity</CardTitle>
+        <CardTitle id="recent-activity-title">Recent Consent Activity</CardTitle>
         <CardDescription>The latest consent choices across your websites</CardDescription>
       </CardHeader>
       <CardContent>
@@ -200,30 +200,49 @@ function RecentActivityCard({ websites }: { websites: Website[] }) {
         ) : consents.data.length === 0 ? (
           <EmptyState title="No consent data yet" description="Consent choices appear here once visitors answer your banner." />
         ) : (
-          <Table>
-            <TableHeader>
-              <TableRow>
-                <TableHead>Timestamp</TableHead>
-                <TableHead>Website</TableHead>
-                <TableHead>Consent</TableHead>
-                <TableHead>Location</TableHead>
-                <TableHead>IP Address</TableHead>
-              </TableRow>
-            </TableHeader>
-            <TableBody>
+          <>
+            {/* Phones get one line per choice; wider screens the table of spec section 2. */}
+            <ul className="divide-y md:hidden">
               {consents.data.map((record) => (
-                <TableRow key={record.id}>
-                  <TableCell className="whitespace-nowrap">{formatDateTime(record.timestamp)}</TableCell>
-                  <TableCell>{websiteNames.get(record.websiteId) ?? record.websiteId}</TableCell>
-                  <TableCell>
-                    <ConsentChoiceBadge choice={record.consentChoice} />
-                  </TableCell>
-                  <TableCell>{formatLocation(record)}</TableCell>
-                  <TableCell className="font-mono text-xs">{record.ipAddress || 'Unknown'}</TableCell>
-                </TableRow>
+                <li key={record.id} className="flex items-start justify-between gap-3 py-3">
+                  <div className="min-w-0 space-y-0.5">
+                    <p className="font-medium break-words">{websiteNames.get(record.websiteId) ?? record.websiteId}</p>
+                    <p className="text-sm text-muted-foreground">{formatDateTime(record.timestamp)}</p>
+                    <p className="text-xs wrap-anywhere text-muted-foreground">
+                      {formatLocation(record)} · <span className="font-mono">{record.ipAddress || 'Unknown'}</span>
+                    </p>
+                  </div>
+                  <ConsentChoiceBadge choice={record.consentChoice} />
+                </li>
               ))}
-            </TableBody>
-          </Table>
+            </ul>
+            <div className="hidden md:block">
+              <Table>
+                <TableHeader>
+                  <TableRow>
+                    <TableHead>Timestamp</TableHead>
+                    <TableHead>Website</TableHead>
+                    <TableHead>Consent</TableHead>
+                    <TableHead>Location</TableHead>
+                    <TableHead>IP Address</TableHead>
+                  </TableRow>
+                </TableHeader>
+                <TableBody>
+                  {consents.data.map((record) => (
+                    <TableRow key={record.id}>
+                      <TableCell className="whitespace-nowrap">{formatDateTime(record.timestamp)}</TableCell>
+                      <TableCell>{websiteNames.get(record.websiteId) ?? record.websiteId}</TableCell>
+                      <TableCell>
+                        <ConsentChoiceBadge choice={record.consentChoice} />
+                      </TableCell>
+                      <TableCell>{formatLocation(record)}</TableCell>
+                      <TableCell className="font-mono text-xs">{record.ipAddress || 'Unknown'}</TableCell>
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </Table>
+            </div>
+          </>
         )}
       </CardContent>
     </Card>

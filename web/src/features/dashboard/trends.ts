@@ -8,10 +8,13 @@ export const trendPeriodDays = 7;
 const dayMs = 24 * 60 * 60 * 1000;
 
 export type TrendTone = 'positive' | 'negative' | 'neutral';
+/** Which way the number went; separate from the tone, since fewer declines are good news. */
+export type TrendDirection = 'up' | 'down' | 'flat';
 
 export interface Trend {
   label: string;
   tone: TrendTone;
+  direction: TrendDirection;
 }
 
 interface WindowTotals {
@@ -59,24 +62,29 @@ function signed(value: number, digits: number): string {
 /** Percent change of a count; `higherIsBetter` decides whether a rise is shown as good news. */
 export function getCountTrend(current: number, previous: number, higherIsBetter: boolean): Trend {
   if (previous === 0) {
-    if (current === 0) return { label: 'No change vs previous 7 days', tone: 'neutral' };
-    return { label: `${formatNumber(current)} in the last 7 days`, tone: higherIsBetter ? 'positive' : 'negative' };
+    if (current === 0) return { label: 'No change vs previous 7 days', tone: 'neutral', direction: 'flat' };
+    return { label: `${formatNumber(current)} in the last 7 days`, tone: higherIsBetter ? 'positive' : 'negative', direction: 'up' };
   }
   const change = ((current - previous) / previous) * 100;
-  if (Math.abs(change) < 0.05) return { label: 'No change vs previous 7 days', tone: 'neutral' };
+  if (Math.abs(change) < 0.05) return { label: 'No change vs previous 7 days', tone: 'neutral', direction: 'flat' };
   const rose = change > 0;
   return {
     label: `${signed(change, 1)}% vs previous 7 days`,
     tone: rose === higherIsBetter ? 'positive' : 'negative',
+    direction: rose ? 'up' : 'down',
   };
 }
 
 /** Change of the acceptance rate in percentage points between the two windows. */
 export function getRateTrend(current: WindowTotals, previous: WindowTotals): Trend {
-  if (current.total === 0 || previous.total === 0) return { label: 'Not enough data to compare', tone: 'neutral' };
+  if (current.total === 0 || previous.total === 0) return { label: 'Not enough data to compare', tone: 'neutral', direction: 'flat' };
   const change = (current.accepted / current.total) * 100 - (previous.accepted / previous.total) * 100;
-  if (Math.abs(change) < 0.05) return { label: 'No change vs previous 7 days', tone: 'neutral' };
-  return { label: `${signed(change, 1)} pts vs previous 7 days`, tone: change > 0 ? 'positive' : 'negative' };
+  if (Math.abs(change) < 0.05) return { label: 'No change vs previous 7 days', tone: 'neutral', direction: 'flat' };
+  return {
+    label: `${signed(change, 1)} pts vs previous 7 days`,
+    tone: change > 0 ? 'positive' : 'negative',
+    direction: change > 0 ? 'up' : 'down',
+  };
 }
 
 /** Websites created in the current calendar month (local time). */
@@ -86,6 +94,6 @@ export function getNewWebsitesTrend(websites: Website[], now: number): Trend {
     const created = new Date(website.createdAt);
     return created.getFullYear() === today.getFullYear() && created.getMonth() === today.getMonth();
   }).length;
-  if (added === 0) return { label: 'No new websites this month', tone: 'neutral' };
-  return { label: `+${added} new this month`, tone: 'positive' };
+  if (added === 0) return { label: 'No new websites this month', tone: 'neutral', direction: 'flat' };
+  return { label: `+${added} new this month`, tone: 'positive', direction: 'up' };
 }

@@ -34,16 +34,17 @@ describe('trend windows', () => {
 
 describe('count trend', () => {
   it('is a signed percent change with one decimal', () => {
-    expect(getCountTrend(112, 100, true)).toEqual({ label: '+12.0% vs previous 7 days', tone: 'positive' });
-    expect(getCountTrend(90, 100, true)).toEqual({ label: '-10.0% vs previous 7 days', tone: 'negative' });
+    expect(getCountTrend(112, 100, true)).toEqual({ label: '+12.0% vs previous 7 days', tone: 'positive', direction: 'up' });
+    expect(getCountTrend(90, 100, true)).toEqual({ label: '-10.0% vs previous 7 days', tone: 'negative', direction: 'down' });
   });
 
-  it('treats more declines as bad news', () => {
-    expect(getCountTrend(12, 10, false).tone).toBe('negative');
+  it('treats more declines as bad news and fewer as good news, pointing the way the number went', () => {
+    expect(getCountTrend(12, 10, false)).toMatchObject({ tone: 'negative', direction: 'up' });
+    expect(getCountTrend(8, 10, false)).toMatchObject({ tone: 'positive', direction: 'down' });
   });
 
   it('does not divide by an empty previous week', () => {
-    expect(getCountTrend(0, 0, true)).toEqual({ label: 'No change vs previous 7 days', tone: 'neutral' });
+    expect(getCountTrend(0, 0, true)).toEqual({ label: 'No change vs previous 7 days', tone: 'neutral', direction: 'flat' });
     expect(getCountTrend(5, 0, true).label).toBe('5 in the last 7 days');
   });
 });
@@ -51,7 +52,7 @@ describe('count trend', () => {
 describe('rate trend', () => {
   it('is the change of the acceptance rate in points', () => {
     const trend = getRateTrend({ accepted: 8, declined: 2, total: 10 }, { accepted: 6, declined: 4, total: 10 });
-    expect(trend).toEqual({ label: '+20.0 pts vs previous 7 days', tone: 'positive' });
+    expect(trend).toEqual({ label: '+20.0 pts vs previous 7 days', tone: 'positive', direction: 'up' });
   });
 
   it('needs data in both weeks', () => {

@@ -1,27 +1,22 @@
 // The Export screen (/export, /user/export, /admin/export): choose all websites or one and CSV or
 // JSON, then download. The button reads 'Exporting...' while the file is prepared (spec section 4).
-import { useQuery } from '@tanstack/react-query';
+// Recent Exports lists what the api recorded (GET /api/exports), refreshed after each download.
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Download, FileDown, TriangleExclamationPoint } from 'lucide-react';
 import { useState } from 'react';
 import { PageHeader } from '../../components/page-header';
-import { EmptyState } from '../../components/query-state';
+import { EmptyState, LoadingState } from '../../components/query-state';
 import { useToast } from '../../components/toaster';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Label } from '../../components/ui/label';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../components/ui/select';
-import { formatDateTime } from '../../lib/format';
-import { websitesQueryOptions } from '../websites/queries';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue, wrappingTrigger } from '../../components/ui/select';
+import { formatDateTime, formatNumber } from '../../lib/format';
+import { websitesQueryOptions, type Website } from '../websites/queries';
 import { downloadExport, type ExportFormat } from './download-export';
+import { recentExportsQueryOptions, type RecentExport } from './queries';
 
 const allWebsites = 'all';
-
-interface RecentExport {
-  fileName: string;
-  websiteLabel: string;
-  format: ExportFormat;
-  exportedAt: Date;
-}
 
 const exportContents = [
   'Consent ID and timestamp',
@@ -37,7 +32,7 @@ export function ExportPage() {
   const [websiteId, setWebsiteId] = useState(allWebsites);
   const [format, setFormat] = useState<ExportFormat>('csv');
   const [exporting, setExporting] = useState(false);
-  const [recentExports, setRecentExports] = useState<RecentExport[]>([]);
+  const queryClient = useQueryClient();
   const { toast } = useToast();
 
   const selectedWebsite = websites.data?.find((website) => website.id === websiteId);
@@ -45,17 +40,10 @@ export function ExportPage() {
   async function exportData() {
     setExporting(true);
     try {
-      const file = await downloadExport({ format, websiteId: selectedWebsite?.id });
-      setRecentExports((current) => [
-        {
-          fileName: file.fileName,
-          websiteLabel: selectedWebsite ? `${selectedWebsite.name} (${selectedWebsite.domain})` : 'All Websites',
-          format,
-          exportedAt: new Date(),
-        },
-        ...current,
-      ]);
+      await downloadExport({ format, websiteId: selectedWebsite?.id });
       toast({ title: 'Export successful', description: 'Your consent data has been downloaded.' });
+      // The api records the export before the download completes.
+      void queryClient.invalidateQueries({ queryKey: recentExportsQueryOptions().queryKey });
     } catch {
       toast({ title: 'Export failed', description: 'Failed to export data. Please try again.', variant: 'destructive' });
     } finally {
@@ -76,7 +64,7 @@ export function ExportPage() {
             <div className="space-y-2">
               <Label htmlFor="export-website">Website</Label>
               <Select value={websiteId} onValueChange={setWebsiteId} disabled={exporting}>
-                <SelectTrigger id="export-website" aria-label="Website">
+                <SelectTrigger id="export-website" aria-label="Website" className={wrappingTrigger}>
                   <SelectValue />
                 </SelectTrigger>
                 <SelectContent>
@@ -136,31 +124,49 @@ export function ExportPage() {
         </div>
       </div>
 
-      <Card className="mt-6">
-        <CardHeader>
-          <CardTitle>Recent Exports</CardTitle>
-          <CardDescription>Files you exported during this visit</CardDescription>
-        </CardHeader>
-        <CardContent>
-          {recentExports.length === 0 ? (
-            <EmptyState title="No exports yet" description="Your exported files will be listed here." />
-          ) : (
-            <ul className="divide-y">
-              {recentExports.map((item) => (
-                <li key={`${item.fileName}-${item.exportedAt.getTime()}`} className="flex items-center gap-3 py-3">
-                  <FileDown className="size-5 text-muted-foreground" aria-hidden />
-                  <div className="min-w-0">
-                    <p className="truncate font-medium">{item.fileName}</p>
-                    <p className="text-sm text-muted-foreground">
-                      {item.websiteLabel} · {item.format.toUpperCase()} · {formatDateTime(item.exportedAt)}
-                    </p>
-                  </div>
-                </li>
-              ))}
-            </ul>
-          )}
-        </CardContent>
-      </Card>
+      <RecentExportsCard websites={websites.data ?? []} />
     </>
+  );
+}
+
+function describeWebsite(websiteId: string | null, websites: Website[]): string {
+  if (websiteId === null) return 'All Websites';
+  const website = websites.find((item) => item.id === websiteId);
+  return website ? `${website.name} (${website.domain})` : 'A removed website';
+}
+
+function RecentExportsCard({ websites }: { websites: Website[] }) {
+  const exports = useQuery(recentExportsQueryOptions());
+  return (
+    <Card className="mt-6" role="region" aria-labelledby="recent-exports-title">
+      <CardHeader>
+        <CardTitle id="recent-exports-title">Recent Exports</CardTitle>
+        <CardDescription>Your latest downloads of consent data</CardDescription>
+      </CardHeader>
+      <CardContent>
+        {exports.isPending ? (
+          <LoadingState />
+        ) : exports.isError ? (
+          <p className="py-8 text-center text-muted-foreground">No data available</p>
+        ) : exports.data.length === 0 ? (
+          <EmptyState title="No exports yet" description="Your exported files will be listed here." />
+        ) : (
+          <ul className="divide-y">
+            {exports.data.map((item: RecentExport) => (
+              <li key={item.id} className="flex items-center gap-3 py-3">
+                <FileDown className="size-5 shrink-0 text-muted-foreground" aria-hidden />
+                <div className="min-w-0">
+                  <p className="font-medium wrap-anywhere">{describeWebsite(item.websiteId, websites)}</p>
+                  <p className="text-sm text-muted-foreground">
+                    {item.format.toUpperCase()} · {formatNumber(item.rowCount)} {item.rowCount === 1 ? 'record' : 'records'} ·{' '}
+                    {formatDateTime(item.exportedAt)}
+                  </p>
+                </div>
+              </li>
+            ))}
+          </ul>
+        )}
+      </CardContent>
+    </Card>
   );
 }

@@ -7,10 +7,15 @@ import type { BannerPosition, BannerTheme } from '../../lib/snippet';
 
 export function BannerPreview({
   companyName,
+  primaryColor,
+  logoUrl,
   position,
   theme,
 }: {
   companyName: string;
+  /** The branding's colour of the Accept All button (#rrggbb). */
+  primaryColor: string;
+  logoUrl?: string | null;
   position: BannerPosition;
   theme: BannerTheme;
 }) {
@@ -36,15 +41,18 @@ export function BannerPreview({
             dark ? 'bg-slate-900 text-slate-100' : 'border bg-white text-slate-900',
           )}
         >
-          <p className="text-sm">
-            <span className="font-semibold">{companyName}</span> uses cookies to improve your experience and, with your
-            consent, to get in touch. You can change your choice at any time.
+          <p className="flex items-center gap-2 text-sm">
+            {logoUrl ? <img src={logoUrl} alt="" className="h-6 w-auto max-w-24 object-contain" /> : null}
+            <span>
+              <span className="font-semibold">{companyName}</span> uses cookies to improve your experience and, with your
+              consent, to get in touch. You can change your choice at any time.
+            </span>
           </p>
           <div className="flex shrink-0 gap-2">
             <Button size="sm" variant="outline" className={dark ? 'border-slate-600 bg-transparent text-slate-100 hover:bg-slate-800 hover:text-slate-100' : undefined} onClick={() => setChoice('declined')}>
               Decline
             </Button>
-            <Button size="sm" onClick={() => setChoice('accepted')}>
+            <Button size="sm" className="text-white" style={{ backgroundColor: primaryColor }} onClick={() => setChoice('accepted')}>
               Accept All
             </Button>
           </div>

@@ -3,7 +3,7 @@
 // verify that the snippet is live on the site.
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { BookOpen, CircleCheckBig, CircleX, Globe, LoaderCircle, ShieldCheck } from 'lucide-react';
+import { BookOpen, Globe, LoaderCircle, ShieldCheck } from 'lucide-react';
 import { useState } from 'react';
 import { PageHeader } from '../../components/page-header';
 import { EmptyState, ErrorState, LoadingState } from '../../components/query-state';
@@ -24,23 +24,21 @@ import {
   type BannerTheme,
 } from '../../lib/snippet';
 import { useSession } from '../auth/use-session';
-import { getCompanyName, publicBrandingQueryOptions } from '../site/queries';
+import { defaultPrimaryColor, getCompanyName, ownerBrandingQueryOptions, publicBrandingQueryOptions } from '../site/queries';
 import { websitesQueryOptions } from '../websites/queries';
 import { WebsiteStatusBadge } from '../websites/websites-page';
 import { BannerPreview } from './banner-preview';
-import { verifyInstallation, type VerificationResult, type VerificationState } from './verify-installation';
+import { VerificationResultPanel } from './verification-result';
+import { verificationFailedMessage, verifyInstallation, type VerificationResult, type VerificationState } from './verify-installation';
 
-const commonIssues = [
-  'The script was not found in the page (check that it is in the HTML you publish).',
-  'The embed code is incorrect (copy it again from the Basic tab).',
-  'The website blocks external scripts (allow this host in your Content Security Policy).',
-  'The website URL is not accessible from the internet.',
-];
 
 export function InstallationPage() {
   const websites = useQuery(websitesQueryOptions());
-  const { data: branding } = useQuery(publicBrandingQueryOptions());
   const session = useSession();
+  // Owners' banners carry their own branding; an admin previews with the installation's.
+  const ownerBranding = useQuery({ ...ownerBrandingQueryOptions(), enabled: session.user !== null });
+  const installationBranding = useQuery({ ...publicBrandingQueryOptions(), enabled: session.user === null });
+  const branding = session.user ? ownerBranding.data : installationBranding.data;
   const { toast } = useToast();
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [position, setPosition] = useState<BannerPosition>(defaultBannerPosition);
@@ -79,7 +77,7 @@ export function InstallationPage() {
       }
     } catch {
       setVerification('error');
-      setResult({ state: 'error', message: 'Could not verify the installation on your website.', details: [] });
+      setResult({ state: 'error', message: verificationFailedMessage, details: null });
       toast({
         title: 'Verification Failed',
         description: 'Could not verify the installation on your website.',
@@ -119,14 +117,16 @@ export function InstallationPage() {
                         website.id === selectedId && 'border-primary bg-primary/5',
                       )}
                     >
-                      <span className="flex min-w-0 items-center gap-2">
-                        <Globe className="size-4 shrink-0 text-muted-foreground" aria-hidden />
-                        <span className="min-w-0">
-                          <span className="block truncate font-medium">{website.name}</span>
-                          <span className="block truncate text-xs text-muted-foreground">{website.domain}</span>
+                      <span className="flex min-w-0 flex-1 items-start gap-2">
+                        <Globe className="mt-1 size-4 shrink-0 text-muted-foreground" aria-hidden />
+                        <span className="min-w-0 flex-1">
+                          <span className="flex flex-wrap items-center justify-between gap-x-2 gap-y-1">
+                            <span className="font-medium wrap-anywhere">{website.name}</span>
+                            <WebsiteStatusBadge isActive={website.isActive} />
+                          </span>
+                          <span className="mt-0.5 block text-xs wrap-anywhere text-muted-foreground">{website.domain}</span>
                         </span>
                       </span>
-                      <WebsiteStatusBadge isActive={website.isActive} />
                     </button>
                   </li>
                 ))}
@@ -192,7 +192,13 @@ export function InstallationPage() {
                   <SnippetBlock label="Website body code" snippet={snippet} />
                 </TabsContent>
                 <TabsContent value="preview">
-                  <BannerPreview companyName={getCompanyName(branding)} position={position} theme={theme} />
+                  <BannerPreview
+                    companyName={getCompanyName(branding)}
+                    primaryColor={branding?.primaryColor ?? defaultPrimaryColor}
+                    logoUrl={branding?.logoUrl}
+                    position={position}
+                    theme={theme}
+                  />
                 </TabsContent>
               </Tabs>
             </CardContent>
@@ -200,7 +206,7 @@ export function InstallationPage() {
         </Card>
       </div>
 
-      <div className="mt-6 grid grid-cols-1 gap-6 lg:grid-cols-3">
+      <div className="mt-6 grid grid-cols-1 items-start gap-6 lg:grid-cols-3">
         <Card className="lg:col-span-2">
           <CardHeader>
             <CardTitle>Verify Installation</CardTitle>
@@ -211,36 +217,7 @@ export function InstallationPage() {
               {verification === 'testing' ? <LoaderCircle className="animate-spin" aria-hidden /> : <ShieldCheck aria-hidden />}
               {verification === 'testing' ? 'Verifying...' : 'Verify Installation'}
             </Button>
-            <div aria-live="polite">
-              {result?.state === 'success' ? (
-                <div className="flex gap-3 rounded-md border border-green-300 bg-green-50 p-4 text-green-900">
-                  <CircleCheckBig className="size-5 shrink-0" aria-hidden />
-                  <div className="space-y-1 text-sm">
-                    <p className="font-medium">Installation verified successfully!</p>
-                    {result.message !== 'Installation verified successfully!' ? <p>{result.message}</p> : null}
-                    {result.details.map((detail) => (
-                      <p key={detail}>{detail}</p>
-                    ))}
-                  </div>
-                </div>
-              ) : result?.state === 'error' ? (
-                <div className="flex gap-3 rounded-md border border-red-300 bg-red-50 p-4 text-red-900">
-                  <CircleX className="size-5 shrink-0" aria-hidden />
-                  <div className="space-y-2 text-sm">
-                    <p className="font-medium">{result.message}</p>
-                    {result.details.map((detail) => (
-                      <p key={detail}>{detail}</p>
-                    ))}
-                    <p>Common issues:</p>
-                    <ul className="list-disc space-y-1 pl-5">
-                      {commonIssues.map((issue) => (
-                        <li key={issue}>{issue}</li>
-                      ))}
-                    </ul>
-                  </div>
-                </div>
-              ) : null}
-            </div>
+            <VerificationResultPanel result={result} />
           </CardContent>
         </Card>
         <Card>

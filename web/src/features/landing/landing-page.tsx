@@ -167,7 +167,7 @@ export function LandingPage() {
               Add a website in your dashboard, then paste its snippet into your site&apos;s HTML body. Consents are
               recorded from the first visitor on.
             </p>
-            <pre className="w-full overflow-x-auto rounded-lg bg-slate-900 p-4 text-left text-sm text-slate-100">
+            <pre className="w-full rounded-lg bg-slate-900 p-4 text-left text-sm wrap-anywhere whitespace-pre-wrap text-slate-100">
               <code>{sampleSnippet}</code>
             </pre>
           </div>

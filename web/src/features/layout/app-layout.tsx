@@ -16,6 +16,8 @@ import { getNavigation } from './navigation';
 import { NotificationsMenu } from './notifications-menu';
 import { useLogout } from './use-logout';
 
+const plansAtOrAbovePro = new Set(['pro', 'business', 'professional', 'enterprise']);
+
 export function AppLayout() {
   const session = useSession();
   const mode = session.admin ? 'admin' : 'user';
@@ -26,6 +28,8 @@ export function AppLayout() {
   useLiveUpdates();
 
   const closeMenu = () => setMenuOpen(false);
+  // Owners on Pro or above are not asked to upgrade to Pro.
+  const onUpgradeablePlan = !plansAtOrAbovePro.has(session.user?.subscriptionTier ?? 'free');
   const userLabel = getSessionLabel(session);
 
   return (
@@ -36,7 +40,7 @@ export function AppLayout() {
       <aside
         id="app-sidebar"
         className={cn(
-          'fixed inset-y-0 left-0 z-50 flex w-64 flex-col border-r bg-background transition-transform lg:translate-x-0',
+          'fixed inset-y-0 left-0 z-50 flex w-64 flex-col border-r bg-background transition-transform motion-reduce:transition-none lg:translate-x-0',
           menuOpen ? 'translate-x-0' : '-translate-x-full',
         )}
       >
@@ -70,9 +74,13 @@ export function AppLayout() {
           <div className="mx-3 mb-3 rounded-lg bg-gradient-to-br from-primary to-blue-700 p-4 text-primary-foreground">
             <p className="flex items-center gap-2 font-semibold">
               <Crown className="size-4" aria-hidden />
-              Upgrade to Pro
+              {onUpgradeablePlan ? 'Upgrade to Pro' : 'Your plan'}
             </p>
-            <p className="mt-1 text-sm opacity-90">More websites, more consents and B2B data.</p>
+            <p className="mt-1 text-sm opacity-90">
+              {onUpgradeablePlan
+                ? 'More websites, more consents and B2B data.'
+                : 'Websites and consents used this month against your plan.'}
+            </p>
             <Button asChild size="sm" variant="secondary" className="mt-3 w-full">
               <Link to="/subscription" onClick={closeMenu}>
                 View plan and usage

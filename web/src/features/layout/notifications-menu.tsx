@@ -1,6 +1,7 @@
 // The top bar's notification button: the latest consent choices, and how many arrived in the last
-// 24 hours (spec: recent activity counts the last 24 hours). It shares the dashboard's query, so a
-// live update refreshes both.
+// 24 hours (spec: recent activity counts the last 24 hours), read from the latest 50 records (spec
+// section 9); when all 50 are that recent the count reads '50+'. Live updates refresh it with every
+// other ['consents'] query.
 import { useQuery } from '@tanstack/react-query';
 import { Bell } from 'lucide-react';
 import { Button } from '../../components/ui/button';
@@ -18,15 +19,22 @@ import { recentConsentsQueryOptions, type ConsentRecord } from '../consents/quer
 
 const recentActivityWindowMs = 24 * 60 * 60 * 1000;
 const shownNotifications = 5;
+/** The recent-consent reading of spec section 9. */
+export const recentActivityLimit = 50;
 
 export function countRecentActivity(records: ConsentRecord[], now: number): number {
   return records.filter((record) => now - new Date(record.timestamp).getTime() <= recentActivityWindowMs).length;
 }
 
+/** '12', or '50+' when every record read is within the window (there may be more). */
+export function formatRecentCount(count: number, limit = recentActivityLimit): string {
+  return count >= limit ? `${limit}+` : String(count);
+}
+
 export function NotificationsMenu({ onOpenDashboard }: { onOpenDashboard: () => void }) {
-  const { data, isError, isPending } = useQuery(recentConsentsQueryOptions());
+  const { data, isError, isPending } = useQuery(recentConsentsQueryOptions(recentActivityLimit));
   const records = data ?? [];
-  const recentCount = countRecentActivity(records, Date.now());
+  const recentCount = formatRecentCount(countRecentActivity(records, Date.now()));
 
   return (
     <DropdownMenu>
@@ -35,11 +43,11 @@ export function NotificationsMenu({ onOpenDashboard }: { onOpenDashboard: () => 
           variant="ghost"
           size="icon"
           className="relative"
-          aria-label={recentCount > 0 ? `Notifications: ${recentCount} in the last 24 hours` : 'Notifications'}
+          aria-label={recentCount !== '0' ? `Notifications: ${recentCount} in the last 24 hours` : 'Notifications'}
         >
           <Bell aria-hidden />
-          {recentCount > 0 ? (
-            <span className="absolute top-1.5 right-1.5 flex min-w-4 items-center justify-center rounded-full bg-destructive px-1 text-[10px] leading-4 font-semibold text-destructive-foreground">
+          {recentCount !== '0' ? (
+            <span className="absolute -top-0.5 -right-1 flex h-4 min-w-4 items-center justify-center rounded-full bg-destructive px-1 text-[10px] leading-none font-semibold text-destructive-foreground">
               {recentCount}
             </span>
           ) : null}
@@ -48,7 +56,7 @@ export function NotificationsMenu({ onOpenDashboard }: { onOpenDashboard: () => 
       <DropdownMenuContent align="end" className="w-80">
         <DropdownMenuLabel>Recent activity</DropdownMenuLabel>
         <p className="px-2 pb-2 text-xs text-muted-foreground">
-          {recentCount === 1 ? '1 consent' : `${recentCount} consents`} in the last 24 hours
+          {recentCount === '1' ? '1 consent' : `${recentCount} consents`} in the last 24 hours
         </p>
         <DropdownMenuSeparator />
         {isPending ? (

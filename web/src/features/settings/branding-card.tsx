@@ -1,6 +1,8 @@
-// Branding settings (admins): logo, company name and primary colour. The form fills from the loaded
-// values once they arrive (spec section 4); a logo is saved as soon as it is chosen.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+// Branding settings: logo, company name and primary colour. Owners brand the consent banner of their
+// own websites (/api/branding); admins brand the installation, shown in the app and on the public
+// site (/api/admin/branding). The form fills from the loaded values once they arrive (spec section
+// 4); a logo is saved as soon as it is chosen.
+import { useMutation, useQuery, useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { ImageUp } from 'lucide-react';
 import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { LoadingState } from '../../components/query-state';
@@ -9,8 +11,14 @@ import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
-import { apiRequest } from '../../lib/api';
-import { adminBrandingQueryOptions, defaultPrimaryColor, getCompanyName, type Branding } from '../site/queries';
+import { ApiError, apiRequest, getServerMessage } from '../../lib/api';
+import {
+  adminBrandingQueryOptions,
+  defaultPrimaryColor,
+  getCompanyName,
+  ownerBrandingQueryOptions,
+  type Branding,
+} from '../site/queries';
 import { checkLogoFile, readFileAsDataUrl, recommendedLogoSize } from './logo-file';
 
 const hexColor = /^#[0-9a-fA-F]{6}$/;
@@ -21,16 +29,56 @@ interface BrandingForm {
   logoUrl: string | null;
 }
 
-async function saveBranding(branding: BrandingForm): Promise<void> {
-  try {
-    await apiRequest('PUT', '/api/admin/branding', branding);
-  } catch {
-    throw new Error('Failed to update branding settings');
+export type BrandingScope = 'owner' | 'installation';
+
+interface BrandingTarget {
+  title: string;
+  description: string;
+  url: string;
+  query: ReturnType<typeof ownerBrandingQueryOptions>;
+  /** What a save refreshes. */
+  invalidates: QueryKey;
+}
+
+const brandingTargets: Record<BrandingScope, BrandingTarget> = {
+  owner: {
+    title: 'Banner branding',
+    description: "Your logo, company name and colour on your websites' consent banner.",
+    url: '/api/branding',
+    query: ownerBrandingQueryOptions(),
+    invalidates: ownerBrandingQueryOptions().queryKey,
+  },
+  installation: {
+    title: 'Installation branding',
+    description: 'The logo, company name and colour of this installation, shown in the app and on the public site.',
+    url: '/api/admin/branding',
+    query: adminBrandingQueryOptions(),
+    // ['branding'] covers the admin copy and the public one the layout and landing page show.
+    invalidates: ['branding'],
+  },
+};
+
+/** A refused save; the api's reason stays available for the upload toast. */
+class BrandingSaveError extends Error {
+  readonly reason: string | null;
+  constructor(reason: string | null) {
+    super('Failed to update branding settings');
+    this.name = 'BrandingSaveError';
+    this.reason = reason;
   }
 }
 
-export function BrandingCard() {
-  const branding = useQuery(adminBrandingQueryOptions());
+async function saveBranding(url: string, branding: BrandingForm): Promise<void> {
+  try {
+    await apiRequest('PUT', url, { ...branding, companyName: branding.companyName.trim() });
+  } catch (error) {
+    throw new BrandingSaveError(error instanceof ApiError ? getServerMessage(error) : null);
+  }
+}
+
+export function BrandingCard({ scope }: { scope: BrandingScope }) {
+  const target = brandingTargets[scope];
+  const branding = useQuery(target.query);
   const queryClient = useQueryClient();
   const { toast } = useToast();
   const [form, setForm] = useState<BrandingForm>({ companyName: '', primaryColor: defaultPrimaryColor, logoUrl: null });
@@ -44,9 +92,8 @@ export function BrandingCard() {
   }, [branding.data]);
 
   const save = useMutation({
-    mutationFn: saveBranding,
-    // ['branding'] covers both the admin copy and the public one the layout and landing page show.
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['branding'] }),
+    mutationFn: (next: BrandingForm) => saveBranding(target.url, next),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: target.invalidates }),
   });
 
   function submit(event: FormEvent<HTMLFormElement>) {
@@ -73,29 +120,30 @@ export function BrandingCard() {
       setForm(next);
       toast({ title: 'Success!', description: 'Your logo has been uploaded successfully!' });
     } catch (error) {
-      toast({
-        title: 'Upload Failed',
-        description: error instanceof Error ? error.message : 'The logo could not be uploaded.',
-        variant: 'destructive',
-      });
+      const description =
+        error instanceof BrandingSaveError ? (error.reason ?? error.message) : error instanceof Error ? error.message : 'The logo could not be uploaded.';
+      toast({ title: 'Upload Failed', description, variant: 'destructive' });
     }
   }
 
   const colorValid = hexColor.test(form.primaryColor);
+  const ids = { title: `${scope}-branding-title`, logo: `${scope}-logo-label`, company: `${scope}-company-name`, color: `${scope}-primary-color` };
 
   return (
-    <Card>
+    <Card role="region" aria-labelledby={ids.title}>
       <CardHeader>
-        <CardTitle>Branding</CardTitle>
-        <CardDescription>Your logo, company name and colour, shown in the app, the public site and the banner.</CardDescription>
+        <CardTitle id={ids.title}>{target.title}</CardTitle>
+        <CardDescription>{target.description}</CardDescription>
       </CardHeader>
       <CardContent>
         {branding.isPending ? (
           <LoadingState />
+        ) : branding.isError ? (
+          <p className="text-sm text-muted-foreground">{getServerMessage(branding.error)}</p>
         ) : (
           <form onSubmit={submit} className="space-y-6">
             <div className="space-y-2">
-              <span className="text-sm font-medium" id="logo-label">
+              <span className="text-sm font-medium" id={ids.logo}>
                 Logo
               </span>
               <div className="flex flex-wrap items-center gap-4">
@@ -111,7 +159,7 @@ export function BrandingCard() {
                   type="file"
                   accept="image/*"
                   className="sr-only"
-                  aria-labelledby="logo-label"
+                  aria-labelledby={ids.logo}
                   onChange={(event) => void uploadLogo(event)}
                 />
                 <Button type="button" variant="outline" disabled={save.isPending} onClick={() => fileInput.current?.click()}>
@@ -124,9 +172,10 @@ export function BrandingCard() {
               </p>
             </div>
             <div className="space-y-2">
-              <Label htmlFor="company-name">Company name</Label>
+              <Label htmlFor={ids.company}>Company name</Label>
               <Input
-                id="company-name"
+                id={ids.company}
+                required
                 maxLength={100}
                 placeholder={getCompanyName(null)}
                 value={form.companyName}
@@ -134,7 +183,7 @@ export function BrandingCard() {
               />
             </div>
             <div className="space-y-2">
-              <Label htmlFor="primary-color">Primary color</Label>
+              <Label htmlFor={ids.color}>Primary color</Label>
               <div className="flex items-center gap-3">
                 <input
                   type="color"
@@ -144,7 +193,7 @@ export function BrandingCard() {
                   onChange={(event) => setForm({ ...form, primaryColor: event.target.value })}
                 />
                 <Input
-                  id="primary-color"
+                  id={ids.color}
                   className="max-w-32 font-mono"
                   value={form.primaryColor}
                   aria-invalid={!colorValid}

@@ -1,5 +1,5 @@
-// The Settings screen (/settings, /user/settings, /admin/settings): branding for admins, the signed-in
-// account, and for owners their plan with a way to its usage.
+// The Settings screen (/settings, /user/settings, /admin/settings): owners brand their banner and see
+// their plan with a way to its usage; admins brand the installation; both see who is signed in.
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { PageHeader } from '../../components/page-header';
@@ -16,8 +16,9 @@ export function SettingsPage() {
   return (
     <>
       <PageHeader title="Settings" description="Your account and how your product looks." />
-      <div className="grid gap-6 lg:grid-cols-2">
-        {session.admin ? <BrandingCard /> : null}
+      <div className="grid items-start gap-6 lg:grid-cols-2">
+        {session.user ? <BrandingCard scope="owner" /> : null}
+        {session.admin ? <BrandingCard scope="installation" /> : null}
         <Card>
           <CardHeader>
             <CardTitle>Account</CardTitle>

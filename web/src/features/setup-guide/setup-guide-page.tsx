@@ -9,7 +9,7 @@ import { SnippetBlock } from '../../components/snippet-block';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Label } from '../../components/ui/label';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../components/ui/select';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue, wrappingTrigger } from '../../components/ui/select';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
 import { getProductHost } from '../../lib/snippet';
 import { websitesQueryOptions } from '../websites/queries';
@@ -17,7 +17,7 @@ import { websitesQueryOptions } from '../websites/queries';
 const placeholderCode = 'YOUR_EMBED_CODE';
 
 function buildGuideSnippet(host: string, embedCode: string): string {
-  return `<script src="${host}/widget.js" data-consentry-id="${embedCode}"></script>`;
+  return `<script src="${host}/widget.js" data-consentry-id="${embedCode}" defer></script>`;
 }
 
 function buildReactSnippet(host: string, embedCode: string): string {
@@ -69,7 +69,7 @@ export function SetupGuidePage() {
         <div className="mb-6 max-w-sm space-y-2">
           <Label htmlFor="guide-website">Website</Label>
           <Select value={website?.id} onValueChange={setWebsiteId}>
-            <SelectTrigger id="guide-website" aria-label="Website">
+            <SelectTrigger id="guide-website" aria-label="Website" className={wrappingTrigger}>
               <SelectValue />
             </SelectTrigger>
             <SelectContent>
@@ -83,7 +83,7 @@ export function SetupGuidePage() {
         </div>
       ) : null}
       <Tabs defaultValue="overview">
-        <TabsList className="flex-wrap">
+        <TabsList className="grid h-auto w-full grid-cols-2 sm:inline-flex sm:h-10 sm:w-auto">
           <TabsTrigger value="overview">Overview</TabsTrigger>
           <TabsTrigger value="installation">Installation</TabsTrigger>
           <TabsTrigger value="configuration">Configuration</TabsTrigger>
@@ -124,7 +124,7 @@ export function SetupGuidePage() {
             </CardHeader>
             <CardContent>
               <Tabs defaultValue="html">
-                <TabsList className="flex-wrap">
+                <TabsList className="grid h-auto w-full grid-cols-2 sm:inline-flex sm:h-10 sm:w-auto">
                   <TabsTrigger value="html">HTML</TabsTrigger>
                   <TabsTrigger value="wordpress">WordPress</TabsTrigger>
                   <TabsTrigger value="shopify">Shopify</TabsTrigger>

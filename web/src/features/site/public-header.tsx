@@ -13,11 +13,11 @@ export function PublicHeader() {
         <Link to="/" aria-label="Home">
           <BrandMark branding={branding} />
         </Link>
-        <nav aria-label="Main" className="flex items-center gap-2 sm:gap-4">
-          <Button asChild variant="ghost">
+        <nav aria-label="Main" className="flex shrink-0 items-center gap-1 sm:gap-4">
+          <Button asChild variant="ghost" className="px-3 sm:px-4">
             <Link to="/pricing">Pricing</Link>
           </Button>
-          <Button asChild>
+          <Button asChild className="px-3 sm:px-4">
             <a href="/api/login">Get Started</a>
           </Button>
         </nav>

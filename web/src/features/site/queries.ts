@@ -1,6 +1,7 @@
 // Branding and public-site content. The landing page reads the public, read-only copies
-// (/api/site/*); admins read and write through /api/admin/*. Keys share the entity prefix so saving
-// either invalidates both.
+// (/api/site/*); admins read and write the installation's through /api/admin/*, owners their own
+// banner branding through /api/branding. Keys share the entity prefix so saving the installation's
+// branding or content invalidates the public copy too.
 import { queryOptions } from '@tanstack/react-query';
 import { getJson } from '../../lib/api';
 
@@ -89,6 +90,14 @@ export function adminBrandingQueryOptions() {
   return queryOptions({
     queryKey: ['branding', 'admin'],
     queryFn: () => getJson<Branding>('/api/admin/branding'),
+  });
+}
+
+/** The signed-in owner's own branding, shown on the banner of their websites (owners only). */
+export function ownerBrandingQueryOptions() {
+  return queryOptions({
+    queryKey: ['branding', 'owner'],
+    queryFn: () => getJson<Branding>('/api/branding'),
   });
 }
 

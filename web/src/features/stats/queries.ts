@@ -21,7 +21,8 @@ export interface DailyConsents {
   declined: number;
 }
 
-export const trendWindowDays = 60;
+/** Days the Consent Trends chart shows: the default analytics range (spec section 9). */
+export const trendWindowDays = 30;
 
 export function consentStatsQueryOptions() {
   return queryOptions({

@@ -9,6 +9,8 @@ export interface ManagedUser {
   firstName?: string | null;
   lastName?: string | null;
   profileImageUrl?: string | null;
+  /** invited: has not completed sign-up yet. */
+  status?: 'invited' | 'registered';
   subscriptionTier: string;
   subscriptionStatus: string;
   maxWebsites: number;
@@ -38,6 +40,11 @@ export function adminSubscriptionPlansQueryOptions() {
     queryKey: ['subscription-plans', 'admin'],
     queryFn: () => getJson<SubscriptionPlan[]>('/api/admin/subscription-plans'),
   });
+}
+
+/** A tier as people read it: its plan's display name, else the tier capitalised ('enterprise' → 'Enterprise'). */
+export function getTierLabel(tier: string, plans: readonly SubscriptionPlan[]): string {
+  return plans.find((plan) => plan.name === tier)?.displayName ?? tier.charAt(0).toUpperCase() + tier.slice(1);
 }
 
 export function getUserDisplayName(user: Pick<ManagedUser, 'firstName' | 'lastName' | 'email'>): string {

@@ -4,7 +4,7 @@ import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../components/ui/select';
 import type { SubscriptionPlan } from '../subscription/queries';
-import { subscriptionTiers } from './queries';
+import { getTierLabel, subscriptionTiers } from './queries';
 
 export interface TierLimits {
   subscriptionTier: string;
@@ -46,7 +46,7 @@ export function TierFields<T extends TierLimits>({
           <SelectContent>
             {subscriptionTiers.map((tier) => (
               <SelectItem key={tier} value={tier}>
-                {plans.find((plan) => plan.name === tier)?.displayName ?? tier}
+                {getTierLabel(tier, plans)}
               </SelectItem>
             ))}
           </SelectContent>

@@ -10,9 +10,10 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../..
 import { Input } from '../../components/ui/input';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../components/ui/select';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../components/ui/table';
-import { formatDateTime, formatNumber, formatPrice } from '../../lib/format';
+import { formatCount, formatDateTime, formatNumber, formatPrice } from '../../lib/format';
 import {
   adminSubscriptionPlansQueryOptions,
+  getTierLabel,
   getUserDisplayName,
   managedUsersQueryOptions,
   subscriptionTiers,
@@ -55,7 +56,7 @@ export function UserManagementPage() {
         <ErrorState title="Users could not be loaded." error={users.error} />
       ) : (
         <>
-          <div className="mb-6 grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
+          <div className="mb-6 grid grid-cols-2 gap-4 xl:grid-cols-4">
             <SummaryTile label="Total users" value={users.data.length} />
             <SummaryTile label="Active users" value={users.data.filter((user) => user.isActive).length} />
             <SummaryTile label="Paid plans" value={users.data.filter((user) => user.subscriptionTier !== 'free').length} />
@@ -84,7 +85,7 @@ export function UserManagementPage() {
                     <SelectItem value={allTiers}>All tiers</SelectItem>
                     {subscriptionTiers.map((item) => (
                       <SelectItem key={item} value={item}>
-                        {item}
+                        {getTierLabel(item, planList)}
                       </SelectItem>
                     ))}
                   </SelectContent>
@@ -111,7 +112,7 @@ export function UserManagementPage() {
                 <CardDescription>{formatPrice(plan.price)}/month</CardDescription>
               </CardHeader>
               <CardContent className="text-sm text-muted-foreground">
-                {formatNumber(plan.maxWebsites)} websites · {formatNumber(plan.maxConsentsPerMonth)} consents per month
+                {formatCount(plan.maxWebsites, 'website')} · {formatCount(plan.maxConsentsPerMonth, 'consent')} per month
               </CardContent>
             </Card>
           ))}
@@ -132,58 +133,121 @@ function SummaryTile({ label, value }: { label: string; value: number }) {
   );
 }
 
-function UsersTable({ users, plans }: { users: ManagedUser[]; plans: Parameters<typeof EditUserDialog>[0]['plans'] }) {
+type Plans = Parameters<typeof EditUserDialog>[0]['plans'];
+
+function UserName({ user }: { user: ManagedUser }) {
+  const name = getUserDisplayName(user);
+  return (
+    <div className="min-w-0">
+      <p className="font-medium break-words">{name}</p>
+      {user.email && user.email !== name ? <p className="text-xs wrap-anywhere text-muted-foreground">{user.email}</p> : null}
+    </div>
+  );
+}
+
+function AccountBadges({ user }: { user: ManagedUser }) {
+  return (
+    <div className="flex flex-wrap gap-1">
+      {user.isActive ? <Badge variant="success">Active</Badge> : <Badge variant="secondary">Inactive</Badge>}
+      {user.status === 'invited' ? <Badge variant="outline">Invited</Badge> : null}
+    </div>
+  );
+}
+
+function UserActions({ user, plans }: { user: ManagedUser; plans: Plans }) {
+  return (
+    <div className="flex shrink-0 justify-end gap-1">
+      <EditUserDialog user={user} plans={plans} />
+      <DeleteUserButton user={user} />
+    </div>
+  );
+}
+
+const lastActivityOf = (user: ManagedUser) => (user.lastActivity ? formatDateTime(user.lastActivity) : '—');
+
+function UsersTable({ users, plans }: { users: ManagedUser[]; plans: Plans }) {
   if (users.length === 0) return <EmptyState title="No data available" description="No users match the search and filter." />;
   return (
-    <Table>
-      <TableHeader>
-        <TableRow>
-          <TableHead>User</TableHead>
-          <TableHead>Tier</TableHead>
-          <TableHead>Status</TableHead>
-          <TableHead>Limits</TableHead>
-          <TableHead>Usage</TableHead>
-          <TableHead>Account</TableHead>
-          <TableHead>Last activity</TableHead>
-          <TableHead>
-            <span className="sr-only">Actions</span>
-          </TableHead>
-        </TableRow>
-      </TableHeader>
-      <TableBody>
+    <>
+      {/* Below xl the table would not fit beside the sidebar: one card per user instead. */}
+      <ul className="divide-y xl:hidden">
         {users.map((user) => (
-          <TableRow key={user.id}>
-            <TableCell>
-              <p className="font-medium">{getUserDisplayName(user)}</p>
-              {user.email ? <p className="text-xs text-muted-foreground">{user.email}</p> : null}
-            </TableCell>
-            <TableCell>
-              <Badge variant="outline">{user.subscriptionTier}</Badge>
-            </TableCell>
-            <TableCell>
-              <Badge variant={getStatusVariant(user.subscriptionStatus)}>{user.subscriptionStatus}</Badge>
-            </TableCell>
-            <TableCell className="text-sm whitespace-nowrap">
-              {formatNumber(user.maxWebsites)} sites · {formatNumber(user.maxConsentsPerMonth)}/mo
-            </TableCell>
-            <TableCell className="text-sm whitespace-nowrap">
-              {formatNumber(user.websiteCount)} sites · {formatNumber(user.consentCount)} consents
-            </TableCell>
-            <TableCell>
-              {user.isActive ? <Badge variant="success">Active</Badge> : <Badge variant="secondary">Inactive</Badge>}
-            </TableCell>
-            <TableCell className="text-sm whitespace-nowrap">
-              {user.lastActivity ? formatDateTime(user.lastActivity) : '—'}
-            </TableCell>
-            <TableCell>
-              <div className="flex justify-end gap-1">
-                <EditUserDialog user={user} plans={plans} />
-                <DeleteUserButton user={user} />
-              </div>
-            </TableCell>
-          </TableRow>
+          <li key={user.id} className="space-y-3 py-4">
+            <div className="flex items-start justify-between gap-3">
+              <UserName user={user} />
+              <UserActions user={user} plans={plans} />
+            </div>
+            <dl className="grid grid-cols-[auto_1fr] items-center gap-x-4 gap-y-1.5 text-sm">
+              <dt className="text-muted-foreground">Plan</dt>
+              <dd className="flex flex-wrap gap-1">
+                <Badge variant="outline">{getTierLabel(user.subscriptionTier, plans)}</Badge>
+                <Badge variant={getStatusVariant(user.subscriptionStatus)}>{user.subscriptionStatus}</Badge>
+              </dd>
+              <dt className="text-muted-foreground">Account</dt>
+              <dd>
+                <AccountBadges user={user} />
+              </dd>
+              <dt className="text-muted-foreground">Websites</dt>
+              <dd>
+                {formatNumber(user.websiteCount)} of {formatNumber(user.maxWebsites)}
+              </dd>
+              <dt className="text-muted-foreground">Consents</dt>
+              <dd>
+                {formatNumber(user.consentCount)} (limit {formatNumber(user.maxConsentsPerMonth)} a month)
+              </dd>
+              <dt className="text-muted-foreground">Last activity</dt>
+              <dd>{lastActivityOf(user)}</dd>
+            </dl>
+          </li>
         ))}
-      </TableBody>
-    </Table>
+      </ul>
+      <div className="hidden xl:block">
+        <Table>
+          <TableHeader>
+            <TableRow>
+              <TableHead>User</TableHead>
+              <TableHead>Tier</TableHead>
+              <TableHead>Status</TableHead>
+              <TableHead>Websites</TableHead>
+              <TableHead>Consents</TableHead>
+              <TableHead>Account</TableHead>
+              <TableHead>Last activity</TableHead>
+              <TableHead>
+                <span className="sr-only">Actions</span>
+              </TableHead>
+            </TableRow>
+          </TableHeader>
+          <TableBody>
+            {users.map((user) => (
+              <TableRow key={user.id}>
+                <TableCell className="max-w-56">
+                  <UserName user={user} />
+                </TableCell>
+                <TableCell>
+                  <Badge variant="outline">{getTierLabel(user.subscriptionTier, plans)}</Badge>
+                </TableCell>
+                <TableCell>
+                  <Badge variant={getStatusVariant(user.subscriptionStatus)}>{user.subscriptionStatus}</Badge>
+                </TableCell>
+                <TableCell className="text-sm whitespace-nowrap">
+                  {formatNumber(user.websiteCount)} of {formatNumber(user.maxWebsites)}
+                </TableCell>
+                <TableCell className="text-sm whitespace-nowrap">
+                  <p>{formatNumber(user.consentCount)}</p>
+                  <p className="text-xs text-muted-foreground">limit {formatNumber(user.maxConsentsPerMonth)}/mo</p>
+                </TableCell>
+                <TableCell>
+                  <AccountBadges user={user} />
+                </TableCell>
+                <TableCell className="text-sm">{lastActivityOf(user)}</TableCell>
+                <TableCell>
+                  <UserActions user={user} plans={plans} />
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </div>
+    </>
   );
 }

@@ -13,62 +13,63 @@ import { Label } from '../../components/ui/label';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
 import { Textarea } from '../../components/ui/textarea';
 import { apiRequest, getServerMessage } from '../../lib/api';
-import { cn } from '../../lib/cn';
 import { checkLogoFile, readFileAsDataUrl } from '../settings/logo-file';
 import { adminWebsiteContentQueryOptions, withDefaultContent, type WebsiteContent } from '../site/queries';
+import { LandingPreview, type PreviewDevice } from './landing-preview';
 
 type TextField = Exclude<keyof WebsiteContent, 'heroBackgroundImage'>;
 
 interface FieldSpec {
   field: TextField;
+  /** Unique on the page, so every field has its own accessible name. */
   label: string;
+  /** The api's bound for the field. */
+  maxLength: number;
+  /** Titles and button texts may not be blank; body texts may. */
+  required?: boolean;
   multiline?: boolean;
 }
+
+const title = (field: TextField, label: string, maxLength = 120): FieldSpec => ({ field, label, maxLength, required: true });
+const text = (field: TextField, label: string, maxLength = 500): FieldSpec => ({ field, label, maxLength, multiline: true });
 
 const sections: { title: string; description: string; fields: FieldSpec[] }[] = [
   {
     title: 'Hero',
     description: 'The first thing visitors see.',
-    fields: [
-      { field: 'heroTitle', label: 'Title' },
-      { field: 'heroSubtitle', label: 'Subtitle', multiline: true },
-      { field: 'heroButtonText', label: 'Button text' },
-    ],
+    fields: [title('heroTitle', 'Hero title'), text('heroSubtitle', 'Hero subtitle'), title('heroButtonText', 'Hero button text', 40)],
   },
   {
     title: 'About',
     description: 'A short introduction.',
-    fields: [
-      { field: 'aboutTitle', label: 'Title' },
-      { field: 'aboutText', label: 'Text', multiline: true },
-    ],
+    fields: [title('aboutTitle', 'About title'), text('aboutText', 'About text', 2000)],
   },
   {
     title: 'Features',
     description: 'The three steps of how it works.',
     fields: [
-      { field: 'featuresTitle', label: 'Section title' },
-      { field: 'feature1Title', label: 'Feature 1 title' },
-      { field: 'feature1Text', label: 'Feature 1 text', multiline: true },
-      { field: 'feature2Title', label: 'Feature 2 title' },
-      { field: 'feature2Text', label: 'Feature 2 text', multiline: true },
-      { field: 'feature3Title', label: 'Feature 3 title' },
-      { field: 'feature3Text', label: 'Feature 3 text', multiline: true },
+      title('featuresTitle', 'Features section title'),
+      title('feature1Title', 'Feature 1 title', 80),
+      text('feature1Text', 'Feature 1 text'),
+      title('feature2Title', 'Feature 2 title', 80),
+      text('feature2Text', 'Feature 2 text'),
+      title('feature3Title', 'Feature 3 title', 80),
+      text('feature3Text', 'Feature 3 text'),
     ],
   },
   {
     title: 'Call to action',
     description: 'The closing invitation.',
     fields: [
-      { field: 'ctaTitle', label: 'Title' },
-      { field: 'ctaText', label: 'Text', multiline: true },
-      { field: 'ctaButtonText', label: 'Button text' },
+      title('ctaTitle', 'Call to action title'),
+      text('ctaText', 'Call to action text'),
+      title('ctaButtonText', 'Call to action button text', 40),
     ],
   },
   {
     title: 'Footer',
     description: 'Shown under the brand in the footer.',
-    fields: [{ field: 'footerText', label: 'Footer text', multiline: true }],
+    fields: [text('footerText', 'Footer text')],
   },
 ];
 
@@ -77,7 +78,7 @@ export function WebsiteEditorPage() {
   const queryClient = useQueryClient();
   const { toast } = useToast();
   const [form, setForm] = useState<WebsiteContent | null>(null);
-  const [device, setDevice] = useState<'desktop' | 'mobile'>('desktop');
+  const [device, setDevice] = useState<PreviewDevice>('desktop');
   const [previewVersion, setPreviewVersion] = useState(0);
   const fileInput = useRef<HTMLInputElement>(null);
 
@@ -99,6 +100,11 @@ export function WebsiteEditorPage() {
 
   function saveChanges() {
     if (!form) return;
+    const blank = sections.flatMap((section) => section.fields).find(({ field, required }) => required && form[field].trim() === '');
+    if (blank) {
+      toast({ title: `Failed to update content: ${blank.label} must not be blank`, variant: 'destructive' });
+      return;
+    }
     save.mutate(form, {
       onSuccess: () => {
         toast({ title: 'Website content updated successfully!' });
@@ -156,15 +162,22 @@ export function WebsiteEditorPage() {
                 <CardDescription>{section.description}</CardDescription>
               </CardHeader>
               <CardContent className="space-y-4">
-                {section.fields.map(({ field, label, multiline }) => {
+                {section.fields.map(({ field, label, multiline, maxLength, required }) => {
                   const id = `content-${field}`;
                   return (
                     <div key={field} className="space-y-2">
                       <Label htmlFor={id}>{label}</Label>
                       {multiline ? (
-                        <Textarea id={id} maxLength={2000} value={form[field]} onChange={(event) => setField(field, event.target.value)} />
+                        <Textarea id={id} maxLength={maxLength} value={form[field]} onChange={(event) => setField(field, event.target.value)} />
                       ) : (
-                        <Input id={id} maxLength={200} value={form[field]} onChange={(event) => setField(field, event.target.value)} />
+                        <Input
+                          id={id}
+                          maxLength={maxLength}
+                          required={required}
+                          aria-invalid={required && form[field].trim() === ''}
+                          value={form[field]}
+                          onChange={(event) => setField(field, event.target.value)}
+                        />
                       )}
                     </div>
                   );
@@ -215,8 +228,8 @@ export function WebsiteEditorPage() {
 
         <TabsContent value="design">
           <Card>
-            <CardHeader className="flex-row items-center justify-between gap-4">
-              <div>
+            <CardHeader className="gap-4 sm:flex-row sm:items-center sm:justify-between">
+              <div className="space-y-1.5">
                 <CardTitle>Live preview</CardTitle>
                 <CardDescription>The published landing page; save to see your changes here.</CardDescription>
               </div>
@@ -242,13 +255,8 @@ export function WebsiteEditorPage() {
               </div>
             </CardHeader>
             <CardContent>
-              <div className="flex justify-center rounded-md bg-muted/40 p-4">
-                <iframe
-                  key={previewVersion}
-                  title="Landing page preview"
-                  src="/"
-                  className={cn('h-[640px] rounded-md border bg-background transition-all', device === 'mobile' ? 'w-[375px]' : 'w-full')}
-                />
+              <div className="rounded-md bg-muted/40 p-2 sm:p-4">
+                <LandingPreview device={device} version={previewVersion} />
               </div>
             </CardContent>
           </Card>

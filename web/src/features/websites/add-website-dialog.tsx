@@ -1,6 +1,7 @@
 // The Add Website dialog (spec sections 4, 5 and 8): name and domain are required; on success it
-// closes and clears. A 403 means the plan's website limit: the server's message is shown with an
-// 'Upgrade Plan' action instead of the generic failure.
+// closes and clears. The plan's website limit (403 WEBSITE_LIMIT_REACHED) shows the server's message
+// with an 'Upgrade Plan' action; any other refusal shows the generic failure toast and keeps the
+// dialog open with the api's reason (a malformed domain, a session without an owner account).
 import { Link } from '@tanstack/react-router';
 import { Plus } from 'lucide-react';
 import { useState, type FormEvent } from 'react';
@@ -18,18 +19,29 @@ import {
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { ToastAction } from '../../components/ui/toast';
-import { getErrorStatus, getServerMessage } from '../../lib/api';
+import { ApiError, getErrorCode, getErrorStatus, getServerMessage } from '../../lib/api';
 import { useAddWebsite } from './mutations';
+
+export const websiteLimitCode = 'WEBSITE_LIMIT_REACHED';
+const websiteLimitMessage = 'Website limit reached';
+
+/** True for the plan-limit refusal (spec section 7: a 403 whose error is 'Website limit reached'). */
+export function isWebsiteLimitError(error: unknown): boolean {
+  if (getErrorStatus(error) !== 403) return false;
+  return getErrorCode(error) === websiteLimitCode || getServerMessage(error) === websiteLimitMessage;
+}
 
 export function AddWebsiteDialog({ triggerLabel = 'Add Website' }: { triggerLabel?: string }) {
   const [open, setOpen] = useState(false);
   const [name, setName] = useState('');
   const [domain, setDomain] = useState('');
+  const [refusal, setRefusal] = useState<string | null>(null);
   const addWebsite = useAddWebsite();
   const { toast } = useToast();
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    setRefusal(null);
     addWebsite.mutate(
       { name: name.trim(), domain: domain.trim() },
       {
@@ -40,7 +52,7 @@ export function AddWebsiteDialog({ triggerLabel = 'Add Website' }: { triggerLabe
           setOpen(false);
         },
         onError: (error) => {
-          if (getErrorStatus(error) === 403) {
+          if (isWebsiteLimitError(error)) {
             setOpen(false);
             toast({
               title: 'Subscription Limit Reached',
@@ -54,6 +66,9 @@ export function AddWebsiteDialog({ triggerLabel = 'Add Website' }: { triggerLabe
             });
             return;
           }
+          // The api's reason for a refusal it understood (4xx); a 5xx says nothing useful.
+          const status = getErrorStatus(error);
+          setRefusal(error instanceof ApiError && status !== null && status < 500 ? getServerMessage(error) : null);
           toast({ title: 'Error', description: 'Failed to add website. Please try again.', variant: 'destructive' });
         },
       },
@@ -61,7 +76,13 @@ export function AddWebsiteDialog({ triggerLabel = 'Add Website' }: { triggerLabe
   }
 
   return (
-    <Dialog open={open} onOpenChange={setOpen}>
+    <Dialog
+      open={open}
+      onOpenChange={(next) => {
+        setOpen(next);
+        if (next) setRefusal(null);
+      }}
+    >
       <DialogTrigger asChild>
         <Button>
           <Plus aria-hidden />
@@ -98,6 +119,11 @@ export function AddWebsiteDialog({ triggerLabel = 'Add Website' }: { triggerLabe
               onChange={(event) => setDomain(event.target.value)}
             />
           </div>
+          {refusal ? (
+            <p role="alert" className="rounded-md border border-destructive/40 bg-destructive/10 p-3 text-sm text-destructive">
+              {refusal}
+            </p>
+          ) : null}
           <DialogFooter>
             <Button type="button" variant="outline" onClick={() => setOpen(false)}>
               Cancel

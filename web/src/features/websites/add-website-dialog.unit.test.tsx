@@ -72,6 +72,48 @@ describe('add website dialog', () => {
     });
   });
 
+  describe('when another 403 refuses the add (a session without an owner account)', () => {
+    it('shows the generic error with the real reason, not the limit toast', async () => {
+      stubFetch({
+        'POST /api/websites': () =>
+          jsonResponse(
+            {
+              error: {
+                code: 'OWNER_ACCOUNT_REQUIRED',
+                message: 'This needs a website owner account; admins manage owners from User Management',
+              },
+            },
+            403,
+          ),
+      });
+      renderInApp(<AddWebsiteDialog />);
+      const { dialog } = await openAndFill('Shop', 'shop.example');
+
+      expect(await screen.findByText('Failed to add website. Please try again.')).toBeInTheDocument();
+      expect(within(dialog).getByRole('alert')).toHaveTextContent(
+        'This needs a website owner account; admins manage owners from User Management',
+      );
+      expect(screen.queryByText('Subscription Limit Reached')).not.toBeInTheDocument();
+      expect(screen.queryByRole('link', { name: 'Upgrade Plan' })).not.toBeInTheDocument();
+    });
+  });
+
+  describe('when the api refuses the domain', () => {
+    it("shows the api's reason in the dialog and clears it when the dialog is reopened", async () => {
+      stubFetch({
+        'POST /api/websites': () =>
+          jsonResponse({ error: { code: 'INVALID_DOMAIN', message: 'Enter a domain such as example.com' } }, 400),
+      });
+      renderInApp(<AddWebsiteDialog />);
+      const { user, dialog } = await openAndFill('Shop', 'not a domain');
+
+      expect(await within(dialog).findByRole('alert')).toHaveTextContent('Enter a domain such as example.com');
+      await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+      await user.click(screen.getByRole('button', { name: 'Add Website' }));
+      expect(within(await screen.findByRole('dialog')).queryByRole('alert')).not.toBeInTheDocument();
+    });
+  });
+
   describe('when adding fails for another reason', () => {
     it('shows the generic error and keeps the dialog open', async () => {
       stubFetch({ 'POST /api/websites': () => new Response('boom', { status: 500 }) });
@@ -82,6 +124,8 @@ describe('add website dialog', () => {
       expect(screen.getByText('Error')).toBeInTheDocument();
       expect(screen.getByRole('dialog')).toBeInTheDocument();
       expect(screen.getByLabelText('Website Name')).toHaveValue('Shop');
+      // A failure on the server's side has no reason worth showing.
+      expect(within(screen.getByRole('dialog')).queryByRole('alert')).not.toBeInTheDocument();
     });
   });
 });

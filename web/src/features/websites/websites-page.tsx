@@ -1,14 +1,19 @@
 // The Websites screen (/websites, /user/websites, /admin/websites): every website with its status,
-// embed snippet, creation date and id, plus adding and deleting.
+// embed snippet, creation date and id, plus adding and deleting. Websites belong to owner accounts:
+// an admin signed in without one sees every owner's websites and is not offered Add Website (the
+// api would refuse it).
 import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
 import { Globe } from 'lucide-react';
 import { PageHeader } from '../../components/page-header';
 import { EmptyState, ErrorState, LoadingState } from '../../components/query-state';
 import { SnippetBlock } from '../../components/snippet-block';
 import { Badge } from '../../components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
+import { Button } from '../../components/ui/button';
 import { formatDateTime } from '../../lib/format';
 import { buildEmbedSnippet, getProductHost } from '../../lib/snippet';
+import { useSession } from '../auth/use-session';
 import { AddWebsiteDialog } from './add-website-dialog';
 import { DeleteWebsiteButton } from './delete-website-button';
 import { websitesQueryOptions, type Website } from './queries';
@@ -19,13 +24,14 @@ export function WebsiteStatusBadge({ isActive }: { isActive: boolean }) {
 
 export function WebsitesPage() {
   const websitesQuery = useQuery(websitesQueryOptions());
+  const canAddWebsites = useSession().user !== null;
 
   return (
     <>
       <PageHeader
         title="Websites"
-        description="Manage your websites and their consent banners."
-        action={websitesQuery.data && websitesQuery.data.length > 0 ? <AddWebsiteDialog /> : undefined}
+        description={canAddWebsites ? 'Manage your websites and their consent banners.' : "Every owner's websites and their consent banners."}
+        action={canAddWebsites && websitesQuery.data && websitesQuery.data.length > 0 ? <AddWebsiteDialog /> : undefined}
       />
       {websitesQuery.isPending ? (
         <LoadingState />
@@ -33,12 +39,23 @@ export function WebsitesPage() {
         <ErrorState title="Websites could not be loaded." error={websitesQuery.error} />
       ) : websitesQuery.data.length === 0 ? (
         <Card>
-          <EmptyState
-            title="No websites yet"
-            description="Add your first website to get its embed code and start recording consent choices."
-          >
-            <AddWebsiteDialog triggerLabel="Add Your First Website" />
-          </EmptyState>
+          {canAddWebsites ? (
+            <EmptyState
+              title="No websites yet"
+              description="Add your first website to get its embed code and start recording consent choices."
+            >
+              <AddWebsiteDialog triggerLabel="Add Your First Website" />
+            </EmptyState>
+          ) : (
+            <EmptyState
+              title="No websites yet"
+              description="Owners add websites from their own accounts. Invite owners and manage their plans in User Management."
+            >
+              <Button asChild variant="outline">
+                <Link to="/user-management">Open User Management</Link>
+              </Button>
+            </EmptyState>
+          )}
         </Card>
       ) : (
         <div className="grid grid-cols-1 gap-4">
@@ -52,17 +69,20 @@ export function WebsitesPage() {
 }
 
 function WebsiteCard({ website }: { website: Website }) {
+  const titleId = `website-${website.id}-title`;
   return (
-    <Card aria-label={website.name} className="min-w-0">
+    <Card role="article" aria-labelledby={titleId} className="min-w-0">
       <CardHeader className="flex-row items-start justify-between gap-4">
         <div className="flex min-w-0 items-start gap-3">
           <Globe className="mt-1 size-5 shrink-0 text-primary" aria-hidden />
           <div className="min-w-0 space-y-1">
             <CardTitle className="flex flex-wrap items-center gap-2">
-              <span className="truncate">{website.name}</span>
+              <span id={titleId} className="break-words">
+                {website.name}
+              </span>
               <WebsiteStatusBadge isActive={website.isActive} />
             </CardTitle>
-            <CardDescription className="truncate">{website.domain}</CardDescription>
+            <CardDescription className="wrap-anywhere">{website.domain}</CardDescription>
           </div>
         </div>
         <DeleteWebsiteButton website={website} />

@@ -1,0 +1,148 @@
+// The web app end to end for an admin, in real headless Chromium against the whole system: sign in
+// at /admin/login, see every owner's websites without being offered Add Website (an admin has no
+// owner account), edit the landing page in the Website Editor and see it on `/`, change an owner's
+// tier in User Management (and the owner may then add more websites), brand the installation, and
+// sign out.
+import type { APIRequestContext, Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '@consentry/infra/testing';
+import { adminCredentials, addWebsite, assertWebAppBuilt, registerOwner, startWebSystem, type Owner, type WebSystem } from './web-harness';
+
+let web: WebSystem;
+let browser: Browser;
+let admin: BrowserContext;
+let ownerContext: BrowserContext;
+let ownerApi: APIRequestContext;
+let page: Page;
+let owner: Owner;
+
+beforeAll(async () => {
+  assertWebAppBuilt();
+  web = await startWebSystem('web_admin_e2e');
+  browser = await launchChromium();
+  ownerContext = await browser.newContext();
+  ownerApi = ownerContext.request;
+  owner = await registerOwner(ownerApi, web.url, { email: 'bob@bakery.example.test', firstName: 'Bob', lastName: 'Baker' });
+  await addWebsite(ownerApi, web.url, { name: "Bob's Bakery", domain: 'bakery.example.test' });
+  admin = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  admin.setDefaultTimeout(10_000);
+  page = await admin.newPage();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await web?.stop();
+});
+
+const mainNav = () => page.getByRole('navigation', { name: 'Main' });
+const toast = (title: string) => page.getByRole('region', { name: /Notifications/ }).getByText(title, { exact: true });
+
+describe('an admin', () => {
+  it('signs in at /admin/login and lands on every owner’s websites, without Add Website', async () => {
+    await page.goto(`${web.url}/admin/login`);
+    await page.getByLabel('Username').fill(adminCredentials.username);
+    await page.getByLabel('Password').fill(adminCredentials.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+
+    await expect.poll(() => toast('Login successful').isVisible()).toBe(true);
+    await page.waitForURL(`${web.url}/admin/websites`);
+    await expect.poll(() => page.getByRole('article', { name: "Bob's Bakery" }).getByText('bakery.example.test', { exact: true }).isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: /Add (Your First )?Website/ }).count()).toBe(0);
+    await expect.poll(() => page.getByRole('banner').getByText(adminCredentials.username, { exact: true }).isVisible()).toBe(true);
+    // Admin mode: the admin-only screens are in the navigation.
+    expect(await mainNav().getByRole('link').allTextContents()).toEqual([
+      'Dashboard',
+      'Websites',
+      'Export',
+      'Installation',
+      'Setup Guide',
+      'Settings',
+      'Website Editor',
+      'User Management',
+    ]);
+  });
+
+  it('refuses a wrong password with the server’s message', async () => {
+    const other = await browser.newContext();
+    const loginPage = await other.newPage();
+    await loginPage.goto(`${web.url}/admin/login`);
+    await loginPage.getByLabel('Username').fill(adminCredentials.username);
+    await loginPage.getByLabel('Password').fill('not the password');
+    await loginPage.getByRole('button', { name: 'Sign in' }).click();
+    const notifications = loginPage.getByRole('region', { name: /Notifications/ });
+    await expect.poll(() => notifications.getByText('Login failed', { exact: true }).isVisible()).toBe(true);
+    await expect.poll(() => notifications.getByText('Invalid credentials', { exact: true }).isVisible()).toBe(true);
+    expect(new URL(loginPage.url()).pathname).toBe('/admin/login');
+    await other.close();
+  });
+
+  it('edits the landing page in the Website Editor and sees it on /', async () => {
+    await mainNav().getByRole('link', { name: 'Website Editor' }).click();
+    const heroTitle = page.getByLabel('Hero title');
+    await expect.poll(() => heroTitle.inputValue()).toBe('Turn anonymous visitors into consented leads');
+    await heroTitle.fill('Consent that converts');
+    await page.getByLabel('Call to action button text').fill('Start for free');
+    await page.getByRole('button', { name: 'Save Changes' }).click();
+    await expect.poll(() => toast('Website content updated successfully!').isVisible()).toBe(true);
+    expect(await page.getByRole('link', { name: 'Preview' }).getAttribute('href')).toBe('/');
+
+    const landing = await admin.newPage();
+    await landing.goto(`${web.url}/`);
+    await expect.poll(() => landing.getByRole('heading', { level: 1 }).textContent()).toBe('Consent that converts');
+    await expect.poll(() => landing.getByRole('link', { name: 'Start for free' }).getAttribute('href')).toBe('/api/login');
+    await landing.close();
+  });
+
+  it("changes an owner's tier in User Management, and the owner may then add more websites", async () => {
+    const secondWebsite = { name: 'Bakery Blog', domain: 'blog.bakery.example.test' };
+    const refused = await ownerApi.post(`${web.url}/api/websites`, { data: secondWebsite });
+    expect(refused.status()).toBe(403);
+
+    await mainNav().getByRole('link', { name: 'User Management' }).click();
+    const row = page.getByRole('row').filter({ hasText: owner.email });
+    await expect.poll(() => row.getByText('Free', { exact: true }).isVisible()).toBe(true);
+    await row.getByRole('button', { name: 'Edit Bob Baker' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Edit user' });
+    await dialog.getByRole('combobox', { name: 'Subscription tier' }).click();
+    await page.getByRole('option', { name: 'Pro', exact: true }).click();
+    // Choosing a tier copies the plan's limits into the form.
+    await expect.poll(() => dialog.getByLabel('Max websites').inputValue()).toBe('10');
+    expect(await dialog.getByLabel('Max consents per month').inputValue()).toBe('100000');
+    await dialog.getByRole('button', { name: 'Save' }).click();
+
+    await expect.poll(() => toast('User updated successfully').isVisible()).toBe(true);
+    await expect.poll(() => row.getByText('Pro', { exact: true }).isVisible()).toBe(true);
+    await expect.poll(() => row.getByText('1 of 10', { exact: true }).isVisible()).toBe(true);
+    await expect.poll(() => row.getByText('limit 100,000/mo', { exact: true }).isVisible()).toBe(true);
+    const { rows } = await web.db.pool.query('SELECT subscription_tier, max_websites FROM users WHERE id = $1', [owner.id]);
+    expect(rows).toEqual([{ subscription_tier: 'pro', max_websites: 10 }]);
+
+    const accepted = await ownerApi.post(`${web.url}/api/websites`, { data: secondWebsite });
+    expect(accepted.status()).toBe(201);
+  });
+
+  it('brands the installation in Settings: the public site shows the company name', async () => {
+    await mainNav().getByRole('link', { name: 'Settings' }).click();
+    const branding = page.getByRole('region', { name: 'Installation branding' });
+    await expect.poll(() => branding.getByLabel('Company name').inputValue()).toBe('Consentry');
+    expect(await page.getByRole('region', { name: 'Banner branding' }).count()).toBe(0);
+    await branding.getByLabel('Company name').fill('Acme Consent');
+    await branding.getByRole('button', { name: 'Save Changes' }).click();
+    await expect.poll(() => toast('Settings Updated').isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('complementary').getByText('Acme Consent', { exact: true }).isVisible()).toBe(true);
+
+    const landing = await admin.newPage();
+    await landing.goto(`${web.url}/`);
+    await expect.poll(() => landing.getByRole('banner').getByText('Acme Consent', { exact: true }).isVisible()).toBe(true);
+    await expect.poll(() => landing.getByRole('contentinfo').getByText('© 2024 Acme Consent. All rights reserved.').isVisible()).toBe(true);
+    await landing.close();
+  });
+
+  it('signs out and is sent to /admin/login', async () => {
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await expect.poll(() => toast('You have been successfully logged out.').isVisible()).toBe(true);
+    await page.waitForURL(`${web.url}/admin/login`);
+    const me = await admin.request.get(`${web.url}/api/admin/me`);
+    expect(me.status()).toBe(401);
+  });
+});

@@ -1,0 +1,17 @@
+// The notification count: consents of the last 24 hours among the latest 50 records (spec section 9).
+import { describe, expect, it } from 'vitest';
+import { countRecentActivity, formatRecentCount } from './notifications-menu';
+
+const now = Date.parse('2024-05-20T12:00:00Z');
+const at = (iso: string) => ({ id: iso, websiteId: 'w1', timestamp: iso, consentChoice: 'accepted' });
+
+describe('recent activity count', () => {
+  it('counts the records of the last 24 hours only', () => {
+    expect(countRecentActivity([at('2024-05-20T11:00:00Z'), at('2024-05-19T12:00:00Z'), at('2024-05-19T11:59:59Z')], now)).toBe(2);
+  });
+
+  it("reads '50+' when every one of the 50 records read is that recent", () => {
+    expect(formatRecentCount(49)).toBe('49');
+    expect(formatRecentCount(50)).toBe('50+');
+  });
+});
