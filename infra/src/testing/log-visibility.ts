@@ -1,7 +1,6 @@
-// Gap-safe readers see an event only once every older write transaction in the Postgres cluster has
-// ended (pg_snapshot_xmin is cluster-wide), so a test that appends and then reads or replays must
-// first wait until what it appended is readable: another test file's open transaction — in any
-// database — holds the horizon back for as long as it runs.
+// Gap-safe readers see an event only once every older write transaction of the database has ended
+// (events_read_horizon()), so a test that appends and then reads or replays must first wait until
+// what it appended is readable: a transaction of the test's own app or projector may still be open.
 import type { Queryable } from '../db/pool';
 import { readCommittedHead } from '../event-store/read';
 import { waitFor } from './wait-for';

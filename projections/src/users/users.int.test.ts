@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultSiteContent } from '@consentry/events';
 import { exampleEventData } from '@consentry/events/examples';
 import { appendToStream, type NewEvent } from '@consentry/infra';
-import { createTestDatabase, waitFor, type TestDatabase } from '@consentry/infra/testing';
+import { createTestDatabase, waitForLogVisible, type TestDatabase } from '@consentry/infra/testing';
 import { plansProjection } from '../plans/projection';
 import { getSubscriptionPlan, listSubscriptionPlans } from '../plans/queries';
 import { replayProjection } from '../runtime/replay';
@@ -106,17 +106,7 @@ describe('the site content', () => {
 describe('when the projections are replayed', () => {
   it('rebuild exactly the read models live application built', async () => {
     const live = [await table('users'), await table('subscription_plans'), await table('site_content')];
-    // The gap-safe reader sees an event once every older transaction on the server has ended, and
-    // other test files (or a benchmark) may hold one open for a while.
-    await waitFor(
-      async () => {
-        const { rows } = await db.pool.query(
-          'SELECT max(transaction_id)::text::int8 < pg_snapshot_xmin(pg_current_snapshot())::text::int8 AS visible FROM events',
-        );
-        return rows[0].visible === true;
-      },
-      { timeoutMs: 30_000, intervalMs: 50, message: 'every event to be readable by the gap-safe reader' },
-    );
+    await waitForLogVisible(db.pool);
     for (const projection of [usersProjection, plansProjection, siteContentProjection]) await replayProjection(db.pool, projection);
     expect([await table('users'), await table('subscription_plans'), await table('site_content')]).toEqual(live);
   });

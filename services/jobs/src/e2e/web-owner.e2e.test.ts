@@ -91,7 +91,7 @@ describe('a new owner', () => {
 
     copiedSnippet = await page.evaluate(() => navigator.clipboard.readText());
     expect(copiedSnippet).toBe(
-      `<script src="${web.url}/widget.js" data-embed-code="${embedCode}" data-position="bottom" data-theme="light"></script>`,
+      `<script src="${web.url}/widget.js" data-embed-code="${embedCode}" data-position="bottom" data-theme="light" defer></script>`,
     );
 
     await waitFor(() => card.getByRole('button', { name: 'Copy website body code' }).isVisible(), { timeoutMs: 5_000, message: "'Copied!' to end" });
