@@ -4,7 +4,7 @@
 // log's count; and replay reproducing the live read model.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger, createMemoryBus, createNatsBus, type Bus } from '@consentry/infra';
-import { createTestDatabase, startTcpProxy, waitFor, type TestDatabase } from '@consentry/infra/testing';
+import { createTestDatabase, deleteNatsStream, natsUrl, startTcpProxy, uniqueBusConfig, waitFor, type TestDatabase } from '@consentry/infra/testing';
 import { consentStatsProjection } from '../consent-stats/projection';
 import { checkpointNameOf } from '../projection';
 import { startRelay } from '../relay/relay';
@@ -13,11 +13,8 @@ import {
   consentStatsFromLog,
   consentStatsRows,
   countConsentEvents,
-  deleteNatsStream,
-  natsUrl,
   projectedConsentTotal,
   spawnPipelineProcess,
-  uniqueBusConfig,
   type PipelineProcess,
 } from '../testing/pipeline';
 import { startProjector } from './projector';

@@ -6,8 +6,6 @@ import { fileURLToPath } from 'node:url';
 import { createGroupCommitAppender, type Db } from '@consentry/infra';
 import { consentAppendRequest } from '@consentry/infra/testing';
 
-export { natsUrl, uniqueBusConfig, deleteNatsStream } from '@consentry/infra/testing';
-
 export const websites = [randomUUID(), randomUUID(), randomUUID()] as const;
 
 /** Appends `count` consents spread over three websites and five days, 1 in 3 declined. */

@@ -79,8 +79,8 @@ export const verificationRoutes: FastifyPluginAsyncZod<VerificationOptions> = as
         } catch (error) {
           if (error instanceof RefusedTargetError) {
             reason = error.message;
-            // A refused address is refused for every scheme: do not try the next URL.
-            if (/private or reserved|could not be resolved/.test(error.message)) break;
+            // A refused or unresolvable host is so for every scheme: do not try the next URL.
+            if (error.kind === 'address' || error.kind === 'unresolvable') break;
             continue;
           }
           reason = `${url} could not be fetched (${error instanceof Error ? error.message : 'network error'})`;

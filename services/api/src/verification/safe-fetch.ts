@@ -25,9 +25,18 @@ export interface FetchedPage {
   readonly body: string;
 }
 
+/**
+ * Why a target was not fetched. `address` and `unresolvable` hold for every URL of the host (trying
+ * another scheme is pointless); the others may not.
+ */
+export type RefusalKind = 'address' | 'unresolvable' | 'scheme' | 'redirects' | 'timeout';
+
 export class RefusedTargetError extends Error {
   readonly code = 'TARGET_REFUSED';
-  constructor(message: string) {
+  constructor(
+    readonly kind: RefusalKind,
+    message: string,
+  ) {
     super(message);
     this.name = 'RefusedTargetError';
   }
@@ -73,9 +82,9 @@ async function resolveTarget(url: URL, options: SafeFetchOptions): Promise<{ add
   const allowed = options.allowHosts?.includes(hostname) ?? false;
   const literal = isIP(hostname);
   const addresses = literal ? [{ address: hostname, family: literal }] : await (options.lookup ?? defaultLookup)(hostname).catch(() => []);
-  if (addresses.length === 0) throw new RefusedTargetError(`${hostname} could not be resolved`);
+  if (addresses.length === 0) throw new RefusedTargetError('unresolvable', `${hostname} could not be resolved`);
   if (!allowed && addresses.some((entry) => isBlockedAddress(entry.address))) {
-    throw new RefusedTargetError(`${hostname} resolves to a private or reserved address; only public websites can be verified`);
+    throw new RefusedTargetError('address', `${hostname} resolves to a private or reserved address; only public websites can be verified`);
   }
   return addresses[0]!;
 }
@@ -86,12 +95,12 @@ export async function safeFetch(url: string, options: SafeFetchOptions = {}): Pr
   let current = new URL(url);
   for (let hop = 0; ; hop++) {
     if (current.protocol !== 'http:' && current.protocol !== 'https:') {
-      throw new RefusedTargetError(`Only http and https addresses can be fetched (got ${current.protocol})`);
+      throw new RefusedTargetError('scheme', `Only http and https addresses can be fetched (got ${current.protocol})`);
     }
     const target = await resolveTarget(current, options);
     const page = await fetchOnce(current, target, options);
     if (page.redirect === undefined) return { url: current.toString(), status: page.status, body: page.body };
-    if (hop >= maxRedirects) throw new RefusedTargetError(`More than ${maxRedirects} redirects`);
+    if (hop >= maxRedirects) throw new RefusedTargetError('redirects', `More than ${maxRedirects} redirects`);
     current = new URL(page.redirect, current);
   }
 }
@@ -143,8 +152,8 @@ function fetchOnce(
         response.on('error', reject);
       },
     );
-    const deadline = setTimeout(() => request.destroy(new RefusedTargetError(`No answer within ${timeoutMs} ms`)), timeoutMs);
-    request.on('timeout', () => request.destroy(new RefusedTargetError(`No answer within ${timeoutMs} ms`)));
+    const deadline = setTimeout(() => request.destroy(new RefusedTargetError('timeout', `No answer within ${timeoutMs} ms`)), timeoutMs);
+    request.on('timeout', () => request.destroy(new RefusedTargetError('timeout', `No answer within ${timeoutMs} ms`)));
     request.on('error', reject);
     request.on('close', () => clearTimeout(deadline));
     request.end();
