@@ -2,7 +2,7 @@
 // and removing it. The limit is a fact about the owner's other streams, so the command carries it
 // (how many websites the owner has, how many the plan allows) as read by the handler.
 import { DecisionError, assertNever, type CommandMetadata, type Decider } from './decider';
-import type { WebsiteEvent } from './website';
+import type { WebsiteEvent, WebsiteSettingsChangedData } from './website';
 
 export function websiteStreamId(websiteId: string): string {
   return `website-${websiteId}`;
@@ -38,7 +38,16 @@ export interface RemoveWebsite {
   readonly metadata: CommandMetadata;
 }
 
-export type WebsiteCommand = AddWebsite | RemoveWebsite;
+/** The settings to change; the ones left out keep their value. */
+export type WebsiteSettingsChange = Omit<WebsiteSettingsChangedData, 'websiteId' | 'changedAt'>;
+
+export interface ChangeWebsiteSettings {
+  readonly type: 'ChangeWebsiteSettings';
+  readonly data: { readonly websiteId: string; readonly actor: WebsiteActor; readonly settings: WebsiteSettingsChange };
+  readonly metadata: CommandMetadata;
+}
+
+export type WebsiteCommand = AddWebsite | RemoveWebsite | ChangeWebsiteSettings;
 
 export class WebsiteLimitReachedError extends DecisionError {
   constructor() {
@@ -77,6 +86,15 @@ export function decideWebsite(command: WebsiteCommand, state: WebsiteState): Web
       const { actor } = command.data;
       if (actor.kind === 'owner' && actor.userId !== state.ownerId) throw new WebsiteNotFoundError();
       return [{ type: 'WebsiteRemoved', data: { websiteId: state.websiteId, removedAt: command.metadata.now } }];
+    }
+    case 'ChangeWebsiteSettings': {
+      if (state.status !== 'present') throw new WebsiteNotFoundError();
+      const { actor, settings } = command.data;
+      if (actor.kind === 'owner' && actor.userId !== state.ownerId) throw new WebsiteNotFoundError();
+      const changed = Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined));
+      // Nothing to change is not an event: the log records changes only.
+      if (Object.keys(changed).length === 0) return [];
+      return [{ type: 'WebsiteSettingsChanged', data: { websiteId: state.websiteId, ...changed, changedAt: command.metadata.now } }];
     }
     default:
       return assertNever(command);

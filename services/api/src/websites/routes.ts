@@ -1,13 +1,40 @@
 // The owner's websites: list (an admin's: all), add within the plan's limit, remove.
-import { websiteName, type WebsiteActor } from '@consentry/events';
+import { WebsiteNotFoundError, bannerPosition, bannerTheme, ipAddressMode, policyVersion, webUrl, websiteName, type WebsiteActor } from '@consentry/events';
+import type { Website } from '@consentry/projections';
 import type { Db } from '@consentry/infra';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { websitesInScope } from '../auth/scope';
 import { requireUser, requireViewer } from '../auth/viewer';
 import { errorsFor, noContent, toWebsiteAnswer, uuidParam, websiteAnswer } from '../schemas';
 import { normaliseDomain } from './domain-name';
-import { addWebsite, removeWebsite } from './websites';
+import { addWebsite, changeWebsiteSettings, removeWebsite } from './websites';
+
+const websiteSettings = z
+  .object({
+    retentionMonths: z.int().min(1).max(120).meta({ description: 'How long consent data is kept, in whole months (1–120, default 24).' }),
+    ipAddressMode: ipAddressMode.meta({ description: "'truncated' (default) keeps IPv4 without the last octet and IPv6 without the last 80 bits, from ingest on." }),
+    bannerPosition,
+    bannerTheme,
+    policyVersion: policyVersion.meta({ description: 'Changing it asks every visitor again.' }),
+    privacyPolicyUrl: webUrl.nullable(),
+  })
+  .meta({ id: 'WebsiteSettings', description: "A website's consent and privacy settings" });
+
+const websiteSettingsChange = websiteSettings
+  .partial()
+  .strict()
+  .refine((body) => Object.values(body).some((value) => value !== undefined), { error: 'Send at least one setting to change' });
+
+const toSettingsAnswer = (website: Website): z.infer<typeof websiteSettings> => ({
+  retentionMonths: website.retentionMonths,
+  ipAddressMode: website.ipAddressMode,
+  bannerPosition: website.bannerPosition,
+  bannerTheme: website.bannerTheme,
+  policyVersion: website.policyVersion,
+  privacyPolicyUrl: website.privacyPolicyUrl,
+});
 
 const newWebsiteBody = z.object({
   name: z.string().trim().pipe(websiteName),
@@ -54,6 +81,44 @@ export const websiteRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async (app, { 
     },
   );
 
+  app.get(
+    '/api/websites/:id/settings',
+    {
+      schema: {
+        tags: ['websites'],
+        summary: "A website's settings",
+        description: "Another owner's website answers 404, as if it did not exist.",
+        params: z.object({ id: uuidParam }),
+        response: { 200: websiteSettings, ...errorsFor(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      const viewer = await requireViewer(pool, request);
+      const website = (await websitesInScope(pool, viewer)).find((candidate) => candidate.id === request.params.id);
+      if (!website) throw new WebsiteNotFoundError();
+      return toSettingsAnswer(website);
+    },
+  );
+
+  app.patch(
+    '/api/websites/:id/settings',
+    {
+      bodyLimit: 16 * 1024,
+      schema: {
+        tags: ['websites'],
+        summary: "Change a website's settings",
+        description: 'Only the settings sent change; each change is a WebsiteSettingsChanged event. The retention period drives `consentry purge`.',
+        params: z.object({ id: uuidParam }),
+        body: websiteSettingsChange,
+        response: { 200: websiteSettings, ...errorsFor(400, 401, 404, 409, 413, 415) },
+      },
+    },
+    async (request) => {
+      const actor = await websiteActorOf(pool, request);
+      return toSettingsAnswer(await changeWebsiteSettings(pool, request.params.id, actor, request.body));
+    },
+  );
+
   app.delete(
     '/api/websites/:id',
     {
@@ -66,12 +131,14 @@ export const websiteRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async (app, { 
       },
     },
     async (request, reply) => {
-      const viewer = await requireViewer(pool, request);
-      const actor: WebsiteActor = viewer.adminUsername
-        ? { kind: 'admin', username: viewer.adminUsername }
-        : { kind: 'owner', userId: (await requireUser(pool, request)).id };
-      await removeWebsite(pool, request.params.id, actor);
+      await removeWebsite(pool, request.params.id, await websiteActorOf(pool, request));
       return reply.code(204).send(null);
     },
   );
 };
+
+/** An admin may act on any website; an owner only on their own (the decider checks). */
+async function websiteActorOf(pool: Db, request: FastifyRequest): Promise<WebsiteActor> {
+  const viewer = await requireViewer(pool, request);
+  return viewer.adminUsername ? { kind: 'admin', username: viewer.adminUsername } : { kind: 'owner', userId: (await requireUser(pool, request)).id };
+}

@@ -148,3 +148,61 @@ describe('when an admin looks at websites', () => {
     expect((await first.request({ method: 'GET', url: '/api/websites' })).json()).toEqual([]);
   });
 });
+
+describe("when an owner changes a website's settings", () => {
+  it('starts from the defaults: 24 months, truncated IP addresses, banner at the bottom in light', async () => {
+    const owner = await registerOwner(api.app);
+    const website = await addWebsiteAs(owner, 'Shop');
+    const response = await owner.request({ method: 'GET', url: `/api/websites/${website.id}/settings` });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      retentionMonths: 24,
+      ipAddressMode: 'truncated',
+      bannerPosition: 'bottom',
+      bannerTheme: 'light',
+      policyVersion: expect.any(String),
+      privacyPolicyUrl: null,
+    });
+  });
+
+  it('changes only what was sent, records one event, and ingest reads the new value', async () => {
+    const owner = await registerOwner(api.app);
+    const website = await addWebsiteAs(owner, 'Shop');
+    const response = await owner.request({ method: 'PATCH', url: `/api/websites/${website.id}/settings`, payload: { retentionMonths: 6, ipAddressMode: 'full' } });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ retentionMonths: 6, ipAddressMode: 'full', bannerPosition: 'bottom' });
+    const stored = await getWebsiteByEmbedCode(db.pool, website.embedCode);
+    expect(stored).toMatchObject({ retentionMonths: 6, ipAddressMode: 'full' });
+    const { rows } = await db.pool.query('SELECT type, data FROM events WHERE stream_id = $1 ORDER BY position', [`website-${website.id}`]);
+    expect(rows.map((row) => row.type)).toEqual(['WebsiteAdded', 'WebsiteSettingsChanged']);
+    expect(rows[1].data).toEqual({ websiteId: website.id, retentionMonths: 6, ipAddressMode: 'full', changedAt: expect.any(String) });
+  });
+
+  it.each([
+    [{ retentionMonths: 0 }, 'retentionMonths'],
+    [{ retentionMonths: 121 }, 'retentionMonths'],
+    [{ retentionMonths: 2.5 }, 'retentionMonths'],
+    [{ ipAddressMode: 'hashed' }, 'ipAddressMode'],
+    [{}, 'at least one setting'],
+    [{ retentionMonths: 12, owner: 'someone else' }, 'owner'],
+  ])('refuses %j with 400 naming the problem', async (payload, named) => {
+    const owner = await registerOwner(api.app);
+    const website = await addWebsiteAs(owner, 'Shop');
+    const response = await owner.request({ method: 'PATCH', url: `/api/websites/${website.id}/settings`, payload });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.message).toContain(named);
+    expect((await owner.request({ method: 'GET', url: `/api/websites/${website.id}/settings` })).json().retentionMonths).toBe(24);
+  });
+
+  it("answers 404 for another owner's website and changes nothing; an admin may change any", async () => {
+    const owner = await registerOwner(api.app);
+    const stranger = await registerOwner(api.app);
+    const website = await addWebsiteAs(owner, 'Shop');
+    for (const method of ['GET', 'PATCH'] as const) {
+      const response = await stranger.request({ method, url: `/api/websites/${website.id}/settings`, ...(method === 'PATCH' ? { payload: { retentionMonths: 1 } } : {}) });
+      expect(response.statusCode).toBe(404);
+    }
+    expect((await admin.request({ method: 'PATCH', url: `/api/websites/${website.id}/settings`, payload: { retentionMonths: 12 } })).statusCode).toBe(200);
+    expect((await owner.request({ method: 'GET', url: `/api/websites/${website.id}/settings` })).json().retentionMonths).toBe(12);
+  });
+});

@@ -5,6 +5,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import {
   UserNotFoundError,
   WebsiteLimitReachedError,
+  WebsiteNotFoundError,
   decideWebsite,
   websiteDecider,
   websiteEventTypes,
@@ -12,6 +13,7 @@ import {
   type DomainEvent,
   type WebsiteActor,
   type WebsiteEvent,
+  type WebsiteSettingsChange,
 } from '@consentry/events';
 import type { Db, DbTransaction, InlineHandler, Queryable, StoredEvent } from '@consentry/infra';
 import { getWebsite, type User, type Website } from '@consentry/projections';
@@ -82,6 +84,23 @@ export async function addWebsite(pool: Db, owner: User, website: NewWebsite): Pr
   const added = await getWebsite(pool, websiteId);
   if (!added) throw new Error(`Website ${websiteId} was added but is not in the read model`);
   return added;
+}
+
+/** Changes a website's settings; an owner asking for another owner's website gets WebsiteNotFoundError. */
+export async function changeWebsiteSettings(pool: Db, websiteId: string, actor: WebsiteActor, settings: WebsiteSettingsChange): Promise<Website> {
+  const streamId = websiteStreamId(websiteId);
+  const { state, version } = await loadStream(pool, streamId, websiteDecider, isWebsiteEvent);
+  const events = decideWebsite(
+    { type: 'ChangeWebsiteSettings', data: { websiteId, actor, settings }, metadata: { now: new Date().toISOString() } },
+    state,
+  );
+  await appendDecision(pool, streamId, events, {
+    expectedVersion: version,
+    metadata: { actor: actor.kind === 'owner' ? actor.userId : actor.username },
+  });
+  const website = await getWebsite(pool, websiteId);
+  if (!website) throw new WebsiteNotFoundError();
+  return website;
 }
 
 /** Removes a website; an owner asking for another owner's website gets WebsiteNotFoundError. */
