@@ -3,6 +3,7 @@
 import type { z } from 'zod';
 import { BannerShown, EngagementRecorded, PageHidden, PageViewed } from './analytics';
 import { BrandingChanged } from './branding';
+import { EventsPurged, LedgerSealed, SubjectErased } from './compliance';
 import { ConsentDeclined, ConsentGiven } from './consent';
 import {
   type EventCategory,
@@ -44,6 +45,9 @@ export const eventCatalogue = catalogueOf({
   BrandingChanged,
   SiteContentChanged,
   ConsentsExported,
+  LedgerSealed,
+  EventsPurged,
+  SubjectErased,
 });
 
 export type EventCatalogue = typeof eventCatalogue;

@@ -14,6 +14,7 @@ import {
   parseEventData,
   upcastEventData,
 } from './catalogue';
+import * as compliance from './compliance';
 import * as consent from './consent';
 import {
   type EventCategory,
@@ -44,6 +45,7 @@ const families: Family[] = [
   { category: 'branding', types: branding.brandingEventTypes, module: branding },
   { category: 'site-content', types: siteContent.siteContentEventTypes, module: siteContent },
   { category: 'export', types: exports.exportEventTypes, module: exports },
+  { category: 'compliance', types: compliance.complianceEventTypes, module: compliance },
 ];
 
 function isEventDefinition(value: unknown): value is EventDefinition {
@@ -92,7 +94,7 @@ describe('the catalogue', () => {
   it('covers every family and no other type', () => {
     const familyTypes = families.flatMap((family) => family.types);
     expect([...familyTypes].sort()).toEqual([...eventTypes].sort());
-    expect(eventTypes).toHaveLength(19);
+    expect(eventTypes).toHaveLength(22);
   });
 
   it('is frozen', () => {
@@ -115,6 +117,7 @@ describe('the catalogue', () => {
       Extract<DomainEvent, { type: siteContent.SiteContentEvent['type'] }>
     >().toEqualTypeOf<siteContent.SiteContentEvent>();
     expectTypeOf<Extract<DomainEvent, { type: exports.ExportEvent['type'] }>>().toEqualTypeOf<exports.ExportEvent>();
+    expectTypeOf<Extract<DomainEvent, { type: compliance.ComplianceEvent['type'] }>>().toEqualTypeOf<compliance.ComplianceEvent>();
 
     type AllFamilies =
       | consent.ConsentEvent
@@ -124,7 +127,8 @@ describe('the catalogue', () => {
       | plan.PlanEvent
       | branding.BrandingEvent
       | siteContent.SiteContentEvent
-      | exports.ExportEvent;
+      | exports.ExportEvent
+      | compliance.ComplianceEvent;
     expectTypeOf<AllFamilies>().toEqualTypeOf<DomainEvent>();
 
     // Each family's list of type names is exactly the names of its union.
@@ -279,6 +283,10 @@ describe('a switch over every event type', () => {
         return 'site-content';
       case 'ConsentsExported':
         return 'export';
+      case 'LedgerSealed':
+      case 'EventsPurged':
+      case 'SubjectErased':
+        return 'compliance';
       default: {
         const unhandled: never = event;
         throw new Error(`Unhandled event ${JSON.stringify(unhandled)}`);

@@ -55,6 +55,7 @@ export * from './plan';
 export * from './branding';
 export * from './site-content';
 export * from './export';
+export * from './compliance';
 
 export { assertNever, DecisionError, foldEvents } from './decider';
 export type { CommandMetadata, Decider, DecisionErrorKind } from './decider';

@@ -3,6 +3,7 @@ export * from './config/config';
 export * from './db/pool';
 export { migrateDatabase } from './db/migrate';
 export * from './event-store';
+export * from './ledger';
 export * from './bus';
 export * from './bus/notifier';
 export { startEmbeddedPostgres, type RunningEmbeddedPostgres } from './embedded/embedded-postgres';

@@ -2,7 +2,7 @@
 // stream version, with inline projections applied in the same transaction (read-your-writes).
 import { randomUUID } from 'node:crypto';
 import { getEventDefinition, parseEventData } from '@consentry/events';
-import { withTransaction, type Db, type DbClient } from '../db/pool';
+import { withTransaction, type Db, type DbClient, type DbTransaction } from '../db/pool';
 import { projectionCheckpointName, shareCheckpoint } from './checkpoints';
 import { ConcurrencyError, InvalidEventIdError } from './errors';
 import { eventColumns, toStoredEvent, type EventRow } from './rows';
@@ -80,8 +80,23 @@ export async function appendToStream(
   }
 }
 
+/**
+ * Appends inside a transaction the caller holds, for jobs that must change other tables in the same
+ * transaction (a seal's leaves, a purge's deletions). No retry: a lost race surfaces as
+ * ConcurrencyError or the unique violation, and the caller's transaction is rolled back.
+ */
+export async function appendInTransaction(
+  tx: DbTransaction,
+  streamId: string,
+  events: readonly NewEvent[],
+  options: AppendOptions = {},
+): Promise<AppendResult> {
+  if (events.length === 0) throw new Error('appendInTransaction needs at least one event');
+  return appendPrepared(tx, streamId, events.map(prepareEvent), expectedNumber(options.expectedVersion), options.inlineProjections ?? []);
+}
+
 async function appendPrepared(
-  tx: DbClient,
+  tx: DbTransaction,
   streamId: string,
   prepared: readonly PreparedEvent[],
   expected: number | undefined,
@@ -132,7 +147,7 @@ async function appendPrepared(
   return { nextExpectedVersion: currentVersion + stored.length, stored };
 }
 
-async function readStreamVersion(db: Db | DbClient, streamId: string): Promise<number> {
+async function readStreamVersion(db: Db | DbTransaction, streamId: string): Promise<number> {
   const { rows } = await db.query<{ version: number }>({
     name: 'read-stream-version',
     text: `SELECT coalesce(max(stream_version), 0)::int8 AS version

@@ -1,7 +1,7 @@
 // The event store: append (versioned and group-commit), gap-safe reads, checkpoints.
 export * from './types';
 export * from './errors';
-export { appendToStream, prepareEvent, type AppendOptions, type AppendResult } from './append';
+export { appendInTransaction, appendToStream, prepareEvent, type AppendOptions, type AppendResult } from './append';
 export {
   createGroupCommitAppender,
   type GroupAppendRequest,

@@ -1,0 +1,94 @@
+// Events of the compliance jobs (DESIGN.md, "The event log" items 2 and 7): a seal closing a range of
+// the log into a signed Merkle root, a purge removing what retention no longer allows, and an
+// erasure removing one visitor's personal data. Each records what it did, so the log explains every
+// row that is no longer there and every row that no longer matches its seal.
+import { z } from 'zod';
+import { defineEvent, type EventOf } from './definition';
+import { bannerPosition, bannerTheme, deviceClass, isoDateTime, uuid, visitorId, websiteId } from './fields';
+import { consentSource } from './consent';
+
+const sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, { error: 'Expected a SHA-256 digest as 64 lower-case hex digits' });
+/** A place in the log's global order; transactionId is an xid8, written as decimal text. */
+const logKey = z.strictObject({ transactionId: z.string().regex(/^\d{1,20}$/), position: z.int().min(1) });
+const day = z.iso.date();
+const count = z.int().min(0);
+
+/** The stream every seal is appended to; its version is the seal's sequence number. */
+export const sealStreamId = 'ledger-seals';
+
+export const LedgerSealedData = z.strictObject({
+  /** 1, 2, 3, …: the seal's place in the chain, equal to its version in the seal stream. */
+  sequence: z.int().min(1),
+  /** The range covers the events after `after` (exclusive; null: the start of the log) up to `last` (inclusive). */
+  after: logKey.nullable(),
+  last: logKey,
+  eventCount: z.int().min(1).max(1_000_000),
+  merkleRoot: sha256Hex,
+  previousSealHash: sha256Hex.nullable(),
+  sealedAt: isoDateTime,
+  /** base64url SHA-256 of the signing key's public half (SPKI DER). */
+  keyId: z.string().regex(/^[A-Za-z0-9_-]{43}$/),
+  /** SHA-256 of the canonical JSON of every field above: what the signature signs, and what the next seal chains to. */
+  sealHash: sha256Hex,
+  /** Ed25519 signature of the 32 bytes of sealHash, base64. */
+  signature: z.string().regex(/^[A-Za-z0-9+/]{86}==$/),
+});
+export type LedgerSealedData = z.infer<typeof LedgerSealedData>;
+export const LedgerSealed = defineEvent({ type: 'LedgerSealed', version: 1, category: 'compliance', schema: LedgerSealedData });
+export type LedgerSealed = EventOf<typeof LedgerSealed>;
+
+/** Anonymous counts of what a purge removed, so statistics keep their historic totals after it and after a replay. */
+export const PurgedConsentCounts = z.strictObject({
+  day,
+  deviceClass,
+  source: consentSource,
+  accepted: count,
+  declined: count,
+});
+export const PurgedImpressionCounts = z.strictObject({
+  day,
+  position: bannerPosition,
+  theme: bannerTheme,
+  deviceClass,
+  impressions: count,
+});
+
+export const EventsPurgedData = z.strictObject({
+  /** One id per purge run; a run writes one event per batch. */
+  purgeId: uuid,
+  websiteId,
+  /** Events received before this instant were removed. */
+  cutoff: isoDateTime,
+  retentionMonths: z.int().min(1).max(120),
+  /** The positions removed by this batch, as inclusive [first, last] runs. */
+  positions: z.array(z.tuple([z.int().min(1), z.int().min(1)])).min(1).max(10_000),
+  removedEvents: z.int().min(1).max(100_000),
+  consents: z.array(PurgedConsentCounts).max(10_000),
+  impressions: z.array(PurgedImpressionCounts).max(10_000),
+  purgedAt: isoDateTime,
+});
+export type EventsPurgedData = z.infer<typeof EventsPurgedData>;
+export const EventsPurged = defineEvent({ type: 'EventsPurged', version: 1, category: 'compliance', schema: EventsPurgedData });
+export type EventsPurged = EventOf<typeof EventsPurged>;
+
+export const erasableFields = ['ipAddress', 'userAgent', 'email', 'city'] as const;
+
+export const SubjectErasedData = z.strictObject({
+  erasureId: uuid,
+  websiteId,
+  /** The visitor ids whose personal data was removed (pseudonymous ids the widget made; they keep the choice history together). */
+  visitorIds: z.array(visitorId).min(1).max(1_000),
+  fields: z.array(z.enum(erasableFields)).min(1),
+  /**
+   * Every event rewritten, with the digest of its new content: `consentry verify` accepts a sealed
+   * event that no longer matches its seal only when an erasure names it with exactly its new digest.
+   */
+  rewritten: z.array(z.strictObject({ position: z.int().min(1), eventId: uuid, digest: sha256Hex })).max(100_000),
+  erasedAt: isoDateTime,
+});
+export type SubjectErasedData = z.infer<typeof SubjectErasedData>;
+export const SubjectErased = defineEvent({ type: 'SubjectErased', version: 1, category: 'compliance', schema: SubjectErasedData });
+export type SubjectErased = EventOf<typeof SubjectErased>;
+
+export type ComplianceEvent = LedgerSealed | EventsPurged | SubjectErased;
+export const complianceEventTypes = ['LedgerSealed', 'EventsPurged', 'SubjectErased'] as const satisfies readonly ComplianceEvent['type'][];

@@ -1,0 +1,20 @@
+// The ledger's integrity: canonical digests of events, Merkle seals signed with the server's
+// Ed25519 key, verification of the whole chain, and inclusion proofs for receipts.
+export { canonicalJson, sha256Hex } from './canonical';
+export { inclusionProof, leafHash, merkleRoot, nodeHash, verifyInclusion } from './merkle';
+export { keyIdOf, loadOrCreateSealSigner, signerFromPrivateKey, verifySealSignature, type SealSigner } from './signing-key';
+export {
+  eventDigest,
+  packPositions,
+  readSealedEvents,
+  sealedEventColumns,
+  toSealedEvent,
+  unpackDigests,
+  unpackPositions,
+  type LogKey,
+  type SealedEvent,
+  type SealedEventRow,
+} from './sealed-events';
+export { readHorizonText, readLatestSeal, sealAll, sealHashOf, sealNext, startSealer, type RunningSealer, type SealHeader, type SealOptions } from './seals';
+export { verifyLedger, type VerifyFinding, type VerifyFindingKind, type VerifyReport } from './verify';
+export { proveEvent, readSealedEventById, type InclusionProof, type ProvenEvent } from './proof';

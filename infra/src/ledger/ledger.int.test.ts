@@ -1,0 +1,143 @@
+// Seals and verification on a real database: an untouched ledger verifies; every way a superuser
+// could change the log behind the application's back — altering, deleting, moving a row, changing a
+// seal or its leaves — is named by `verifyLedger`, down to the event.
+import { generateKeyPairSync } from 'node:crypto';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createGroupCommitAppender } from '../event-store/group-commit';
+import { consentAppendRequest, createTestDatabase, type TestDatabase } from '../testing';
+import { merkleRoot, verifyInclusion } from './merkle';
+import { proveEvent } from './proof';
+import { eventDigest } from './sealed-events';
+import { sealAll, sealNext } from './seals';
+import { signerFromPrivateKey } from './signing-key';
+import { verifyLedger } from './verify';
+
+const signer = signerFromPrivateKey(generateKeyPairSync('ed25519').privateKey);
+const websiteId = '6f1c2b7e-3a4d-4e5f-8a9b-0c1d2e3f4a5b';
+let db: TestDatabase;
+
+beforeAll(async () => {
+  db = await createTestDatabase('ledger_seals');
+});
+afterAll(async () => {
+  await db?.drop();
+});
+
+async function appendConsents(count: number): Promise<string[]> {
+  const appender = createGroupCommitAppender(db.pool, { maxBatchSize: 50 });
+  const requests = Array.from({ length: count }, (_, i) => consentAppendRequest({ websiteId, choice: i % 3 === 0 ? 'declined' : 'accepted' }));
+  await Promise.all(requests.map((request) => appender.append(request)));
+  await appender.close();
+  return requests.map((request) => request.event.eventId!);
+}
+
+/** Runs SQL as a superuser would: past the append-only trigger. */
+async function asSuperuser(sql: string, values: unknown[] = []): Promise<void> {
+  const client = await db.pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('SET LOCAL session_replication_role = replica');
+    await client.query(sql, values);
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK');
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+async function positionOf(eventId: string): Promise<number> {
+  const { rows } = await db.pool.query<{ position: number }>('SELECT position FROM events WHERE event_id = $1', [eventId]);
+  return rows[0]!.position;
+}
+
+describe('sealing', () => {
+  let ids: string[] = [];
+  beforeEach(async () => {
+    await db.pool.query('ALTER TABLE events DISABLE TRIGGER events_append_only; ALTER TABLE seal_leaves DISABLE TRIGGER seal_leaves_append_only');
+    await db.pool.query('DELETE FROM events; DELETE FROM seal_leaves');
+    await db.pool.query('ALTER TABLE events ENABLE TRIGGER events_append_only; ALTER TABLE seal_leaves ENABLE TRIGGER seal_leaves_append_only');
+    ids = await appendConsents(120);
+    const summary = await sealAll(db.pool, signer, { maxEvents: 50 });
+    // Each seal after the first also covers the previous seal's own event.
+    expect(summary).toEqual({ seals: 3, events: 122 });
+  });
+
+  it('chains seals over the whole log, and an untouched ledger verifies', async () => {
+    const report = await verifyLedger(db.pool, { publicKey: signer.publicKey });
+    expect(report).toMatchObject({ ok: true, seals: 3, eventsChecked: 122, purged: 0, erased: 0, findings: [] });
+    // The seals themselves are events: the next seal covers them, once something else happened.
+    expect(report.unsealed).toBe(1);
+    expect(await sealNext(db.pool, signer)).toBeNull();
+    await appendConsents(1);
+    const fourth = await sealNext(db.pool, signer);
+    expect(fourth).toMatchObject({ sequence: 4, eventCount: 2 });
+    expect((await verifyLedger(db.pool, { publicKey: signer.publicKey })).ok).toBe(true);
+  });
+
+  it('names an event whose data was altered in the database', async () => {
+    const position = await positionOf(ids[77]!);
+    await asSuperuser(`UPDATE events SET data = jsonb_set(data, '{ipAddress}', '"198.51.100.1"') WHERE event_id = $1`, [ids[77]]);
+    const report = await verifyLedger(db.pool, { publicKey: signer.publicKey });
+    expect(report.ok).toBe(false);
+    expect(report.findings).toHaveLength(1);
+    expect(report.findings[0]).toMatchObject({ kind: 'altered', position, eventId: ids[77] });
+    expect(report.findings[0]!.message).toContain(`event at position ${position} (id ${ids[77]}) was altered`);
+  });
+
+  it('names a deleted event', async () => {
+    const position = await positionOf(ids[10]!);
+    await asSuperuser('DELETE FROM events WHERE event_id = $1', [ids[10]]);
+    const report = await verifyLedger(db.pool, { publicKey: signer.publicKey });
+    expect(report.findings).toEqual([expect.objectContaining({ kind: 'deleted', position })]);
+    expect(report.findings[0]!.message).toContain('no purge recorded removing it');
+  });
+
+  it('names events whose order was changed', async () => {
+    const [a, b] = [await positionOf(ids[20]!), await positionOf(ids[21]!)];
+    // Swap the two rows' data: positions and ids stay, the sealed order of contents does not.
+    await asSuperuser(
+      `UPDATE events e SET data = o.data
+         FROM (SELECT position, data FROM events WHERE position IN ($1, $2)) o
+        WHERE e.position IN ($1, $2) AND o.position <> e.position`,
+      [a, b],
+    );
+    const report = await verifyLedger(db.pool, { publicKey: signer.publicKey });
+    expect(report.findings.map((finding) => [finding.kind, finding.position]).sort()).toEqual([
+      ['altered', a],
+      ['altered', b],
+    ].sort());
+  });
+
+  it('names an event moved to another place in the global order', async () => {
+    const position = await positionOf(ids[5]!);
+    await asSuperuser(`UPDATE events SET transaction_id = (transaction_id::text::int8 + 1000000)::text::xid8 WHERE event_id = $1`, [ids[5]]);
+    const report = await verifyLedger(db.pool, { publicKey: signer.publicKey });
+    expect(report.findings[0]).toMatchObject({ kind: 'moved', position, eventId: ids[5] });
+  });
+
+  it('names a changed seal, a broken signature and changed leaves', async () => {
+    await asSuperuser(`UPDATE events SET data = jsonb_set(data, '{eventCount}', '49') WHERE stream_id = 'ledger-seals' AND stream_version = 2`);
+    await asSuperuser(`UPDATE seal_leaves SET digests = overlay(digests placing '\\x00'::bytea from 1 for 1) WHERE sequence = 3`);
+    const report = await verifyLedger(db.pool, { publicKey: signer.publicKey });
+    const kinds = report.findings.map((finding) => `${finding.seal}:${finding.kind}`);
+    expect(kinds).toContain('2:bad-seal-hash');
+    expect(kinds).toContain('3:bad-leaves');
+    const otherKey = generateKeyPairSync('ed25519').publicKey;
+    const foreign = await verifyLedger(db.pool, { publicKey: otherKey });
+    expect(foreign.findings.filter((finding) => finding.kind === 'unknown-key')).toHaveLength(3);
+  });
+
+  it('proves an event is a leaf of its signed seal', async () => {
+    const proven = await proveEvent(db.pool, ids[60]!);
+    expect(proven?.proof).toMatchObject({ algorithm: 'rfc9162-sha256' });
+    expect(proven!.proof!.treeSize).toBe(proven!.proof!.seal.eventCount);
+    const { proof, event } = proven!;
+    expect(proof!.leafDigest).toBe(eventDigest(event));
+    expect(
+      verifyInclusion(Buffer.from(proof!.leafDigest, 'hex'), proof!.leafIndex, proof!.treeSize, proof!.path.map((hash) => Buffer.from(hash, 'hex')), Buffer.from(proof!.seal.merkleRoot, 'hex')),
+    ).toBe(true);
+    expect(merkleRoot([Buffer.from(proof!.leafDigest, 'hex')]).length).toBe(32);
+  });
+});

@@ -1,0 +1,96 @@
+// The sealed form of an event: every column of its row, written so that it can be recomputed
+// exactly from the database at any later time (the transaction id as decimal text, the record time
+// with its microseconds). Its digest is SHA-256 over its canonical JSON.
+import type { Queryable } from '../db/pool';
+import { canonicalJson, sha256Hex } from './canonical';
+
+export interface SealedEvent {
+  readonly position: number;
+  readonly transactionId: string;
+  readonly eventId: string;
+  readonly streamId: string;
+  readonly streamVersion: number | null;
+  readonly type: string;
+  readonly schemaVersion: number;
+  readonly data: unknown;
+  readonly metadata: unknown;
+  /** UTC, microseconds: `2024-05-01T08:00:00.123456Z`. */
+  readonly recordedAt: string;
+}
+
+/** A place in the log's global order, with the transaction id as decimal text (xid8). */
+export interface LogKey {
+  readonly transactionId: string;
+  readonly position: number;
+}
+
+export const sealedEventColumns = `position, transaction_id::text AS transaction_id, event_id, stream_id, stream_version, type,
+       schema_version, data, metadata, to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS recorded_at`;
+
+export interface SealedEventRow {
+  position: number;
+  transaction_id: string;
+  event_id: string;
+  stream_id: string;
+  stream_version: number | null;
+  type: string;
+  schema_version: number;
+  data: unknown;
+  metadata: unknown;
+  recorded_at: string;
+}
+
+export const toSealedEvent = (row: SealedEventRow): SealedEvent => ({
+  position: row.position,
+  transactionId: row.transaction_id,
+  eventId: row.event_id,
+  streamId: row.stream_id,
+  streamVersion: row.stream_version,
+  type: row.type,
+  schemaVersion: row.schema_version,
+  data: row.data,
+  metadata: row.metadata,
+  recordedAt: row.recorded_at,
+});
+
+export const eventDigest = (event: SealedEvent): string => sha256Hex(canonicalJson(event));
+
+/** Events in the global order after `after` (exclusive) up to `upTo` (inclusive), at most `limit`. */
+export async function readSealedEvents(
+  db: Queryable,
+  after: LogKey | null,
+  upTo: LogKey | { readonly horizon: string },
+  limit: number,
+): Promise<SealedEvent[]> {
+  const bound = 'horizon' in upTo ? 'transaction_id < $3::xid8' : '(transaction_id, position) <= ($3::xid8, $4::int8)';
+  const { rows } = await db.query<SealedEventRow>({
+    text: `SELECT ${sealedEventColumns}
+             FROM events
+            WHERE (transaction_id, position) > ($1::xid8, $2::int8) AND ${bound}
+            ORDER BY transaction_id, position
+            LIMIT ${'horizon' in upTo ? '$4' : '$5'}`,
+    values:
+      'horizon' in upTo
+        ? [after?.transactionId ?? '0', after?.position ?? 0, upTo.horizon, limit]
+        : [after?.transactionId ?? '0', after?.position ?? 0, upTo.transactionId, upTo.position, limit],
+  });
+  return rows.map(toSealedEvent);
+}
+
+export function packPositions(positions: readonly number[]): Buffer {
+  const buffer = Buffer.alloc(positions.length * 8);
+  positions.forEach((position, index) => buffer.writeBigInt64BE(BigInt(position), index * 8));
+  return buffer;
+}
+
+export function unpackPositions(buffer: Buffer): number[] {
+  const positions: number[] = [];
+  for (let offset = 0; offset < buffer.length; offset += 8) positions.push(Number(buffer.readBigInt64BE(offset)));
+  return positions;
+}
+
+export function unpackDigests(buffer: Buffer): Buffer[] {
+  const digests: Buffer[] = [];
+  for (let offset = 0; offset < buffer.length; offset += 32) digests.push(buffer.subarray(offset, offset + 32));
+  return digests;
+}

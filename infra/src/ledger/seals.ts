@@ -1,0 +1,150 @@
+// Seals (DESIGN.md, "The event log" item 7): the sealer closes the next stretch of the committed log
+// — everything after the previous seal up to the read horizon, at most `maxEvents` — into a Merkle
+// root over the events' digests, chains it to the previous seal's hash, signs it, and appends it as
+// a LedgerSealed event (version = sequence, so two sealers racing cannot both extend the chain).
+// Sealing reads gap-safely, so a sealed range can never gain a late-committing event.
+import { sealStreamId, type LedgerSealedData } from '@consentry/events';
+import type { Db, Queryable } from '../db/pool';
+import { appendInTransaction } from '../event-store/append';
+import { ConcurrencyError } from '../event-store/errors';
+import { canonicalJson, sha256Hex } from './canonical';
+import { merkleRoot } from './merkle';
+import { eventDigest, packPositions, readSealedEvents, type LogKey } from './sealed-events';
+import type { SealSigner } from './signing-key';
+
+export type SealHeader = Omit<LedgerSealedData, 'sealHash' | 'signature'>;
+
+/** What a seal's signature signs and the next seal chains to: SHA-256 of the header's canonical JSON. */
+export const sealHashOf = (seal: SealHeader | LedgerSealedData): string => {
+  const { sequence, after, last, eventCount, merkleRoot: root, previousSealHash, sealedAt, keyId } = seal;
+  return sha256Hex(canonicalJson({ sequence, after, last, eventCount, merkleRoot: root, previousSealHash, sealedAt, keyId }));
+};
+
+export interface StoredSeal {
+  readonly data: LedgerSealedData;
+  /** The seal event's own place in the log. */
+  readonly position: number;
+}
+
+export async function readLatestSeal(db: Queryable): Promise<StoredSeal | null> {
+  const { rows } = await db.query<{ data: LedgerSealedData; position: number }>({
+    name: 'read-latest-seal',
+    text: `SELECT data, position FROM events WHERE stream_id = $1 AND stream_version IS NOT NULL ORDER BY stream_version DESC LIMIT 1`,
+    values: [sealStreamId],
+  });
+  return rows[0] ?? null;
+}
+
+export async function readHorizonText(db: Queryable): Promise<string> {
+  const { rows } = await db.query<{ horizon: string }>({ name: 'read-horizon-text', text: 'SELECT events_read_horizon()::text AS horizon' });
+  return rows[0]!.horizon;
+}
+
+export interface SealOptions {
+  /** Events per seal at most (default 10,000): bounds a receipt's proof and the seal's leaves row. */
+  readonly maxEvents?: number;
+  readonly now?: () => Date;
+}
+
+/**
+ * Seals the next stretch of the log. Returns the new seal, or null when there is nothing to seal
+ * (nothing new, or only seals — sealing a seal alone would chain seals forever on an idle system)
+ * or when another sealer extended the chain first.
+ */
+export async function sealNext(pool: Db, signer: SealSigner, options: SealOptions = {}): Promise<LedgerSealedData | null> {
+  const latest = await readLatestSeal(pool);
+  const after: LogKey | null = latest?.data.last ?? null;
+  const horizon = await readHorizonText(pool);
+  const events = await readSealedEvents(pool, after, { horizon }, options.maxEvents ?? 10_000);
+  if (events.every((event) => event.type === 'LedgerSealed')) return null;
+  const digests = events.map((event) => Buffer.from(eventDigest(event), 'hex'));
+  const lastEvent = events[events.length - 1]!;
+  const header: SealHeader = {
+    sequence: (latest?.data.sequence ?? 0) + 1,
+    after,
+    last: { transactionId: lastEvent.transactionId, position: lastEvent.position },
+    eventCount: events.length,
+    merkleRoot: merkleRoot(digests).toString('hex'),
+    previousSealHash: latest?.data.sealHash ?? null,
+    sealedAt: (options.now?.() ?? new Date()).toISOString(),
+    keyId: signer.keyId,
+  };
+  const sealHash = sealHashOf(header);
+  const seal: LedgerSealedData = { ...header, sealHash, signature: signer.sign(sealHash) };
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query({
+      name: 'insert-seal-leaves',
+      text: 'INSERT INTO seal_leaves (sequence, positions, digests) VALUES ($1, $2, $3)',
+      values: [seal.sequence, packPositions(events.map((event) => event.position)), Buffer.concat(digests)],
+    });
+    await appendInTransaction(client, sealStreamId, [{ type: 'LedgerSealed', data: seal }], { expectedVersion: seal.sequence - 1 });
+    await client.query('COMMIT');
+    return seal;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    if (error instanceof ConcurrencyError || isUniqueViolation(error)) return null;
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+export interface SealAllSummary {
+  readonly seals: number;
+  readonly events: number;
+}
+
+/** Seals everything committed so far (e.g. before a purge or a receipt from the CLI). */
+export async function sealAll(
+  pool: Db,
+  signer: SealSigner,
+  options: SealOptions & { readonly onSeal?: (seal: LedgerSealedData) => void } = {},
+): Promise<SealAllSummary> {
+  let seals = 0;
+  let events = 0;
+  for (;;) {
+    const seal = await sealNext(pool, signer, options);
+    if (!seal) break;
+    seals++;
+    events += seal.eventCount;
+    options.onSeal?.(seal);
+  }
+  return { seals, events };
+}
+
+export interface RunningSealer {
+  stop(): Promise<void>;
+}
+
+/** Seals every `intervalMs` while the system runs; a failed round is reported and retried next time. */
+export function startSealer(
+  pool: Db,
+  signer: SealSigner,
+  options: SealOptions & { readonly intervalMs: number; readonly onError: (error: unknown) => void },
+): RunningSealer {
+  let stopped = false;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+  const round = async () => {
+    try {
+      await sealAll(pool, signer, options);
+    } catch (error) {
+      if (!stopped) options.onError(error);
+    }
+    if (!stopped) timer = setTimeout(() => (running = round()), options.intervalMs);
+  };
+  timer = setTimeout(() => (running = round()), options.intervalMs);
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
+}
