@@ -60,9 +60,10 @@ export function findProjection(name: string): Projection | undefined {
   return allProjections.find((projection) => projection.name === name);
 }
 export { analyticsProjection, analyticsTables } from './analytics/projection';
+export { visitorKeyOf } from './analytics/fold';
 export * from './analytics/queries';
 export { referrerDomainOf, directReferrer, searchEngines } from './analytics/referrers';
-export { consentDimensionsProjection } from './consent-dimensions/projection';
+export { consentDimensionsProjection, foldConsentDimensions } from './consent-dimensions/projection';
 export * from './consent-dimensions/queries';
 export * from './recommendations/queries';
 export {

@@ -1,6 +1,7 @@
 // Configuration from environment variables, validated once at start. Each mistake gets its own
 // line naming the variable, what it must be and what it was, so a wrong deployment fails loudly
 // before it touches any data.
+import path from 'node:path';
 import { z } from 'zod';
 
 const emptyToUndefined = (value: unknown) => (value === '' ? undefined : value);
@@ -48,6 +49,9 @@ const envSchema = z
       z.string().regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/, 'must be dot-separated tokens such as consentry.events').default('consentry.events'),
     ),
     DATA_DIR: z.preprocess(emptyToUndefined, z.string().min(1).default('.data')),
+    /** The Ed25519 key that signs the ledger's seals; created on first start. Default: DATA_DIR/seal-key.pem. */
+    SEAL_KEY_FILE: z.preprocess(emptyToUndefined, z.string().min(1).max(4096).optional()),
+    SEAL_INTERVAL_SECONDS: wholeNumber(1, 3600, 5),
     EMBEDDED_POSTGRES_PORT: wholeNumber(1024, 65535, 54329),
     TRUSTED_PROXIES: z.preprocess(
       emptyToUndefined,
@@ -96,7 +100,7 @@ const envSchema = z
     }
   });
 
-export type Config = z.infer<typeof envSchema> & { readonly publicUrl: string };
+export type Config = z.infer<typeof envSchema> & { readonly publicUrl: string; readonly sealKeyFile: string };
 
 export class ConfigError extends Error {
   readonly code = 'CONFIG_INVALID';
@@ -121,5 +125,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(problems);
   }
   const config = parsed.data;
-  return { ...config, publicUrl: (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '') };
+  return {
+    ...config,
+    publicUrl: (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, ''),
+    sealKeyFile: config.SEAL_KEY_FILE ?? path.join(config.DATA_DIR, 'seal-key.pem'),
+  };
 }

@@ -2,7 +2,7 @@
 // stream version, with inline projections applied in the same transaction (read-your-writes).
 import { randomUUID } from 'node:crypto';
 import { getEventDefinition, parseEventData } from '@consentry/events';
-import { withTransaction, type Db, type DbClient, type DbTransaction } from '../db/pool';
+import { withTransaction, type Db, type DbTransaction } from '../db/pool';
 import { projectionCheckpointName, shareCheckpoint } from './checkpoints';
 import { ConcurrencyError, InvalidEventIdError } from './errors';
 import { eventColumns, toStoredEvent, type EventRow } from './rows';

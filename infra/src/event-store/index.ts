@@ -11,3 +11,4 @@ export {
 } from './group-commit';
 export { readCommittedEvents, readCommittedHead, readHorizon, readStream, type ReadCommittedOptions } from './read';
 export { readCheckpoint, writeCheckpoint, lockCheckpoint, shareCheckpoint, projectionCheckpointName } from './checkpoints';
+export { eventColumns, toStoredEvent, type EventRow } from './rows';

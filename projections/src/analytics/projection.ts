@@ -212,4 +212,41 @@ export const analyticsProjection: Projection = {
   },
 
   tables: analyticsTables,
+
+  // Analytics cover the retention period only: a purge drops every day before the cut-off, and
+  // takes those days out of the 7- and 28-day buckets that straddle it, so the read model is what
+  // a replay of the remaining log builds.
+  // A visitor known only from a removed consent (no page views: no last seen day) is forgotten with it.
+  async purged(removed: readonly StoredEvent[], _purgeEventId: string, tx: DbTransaction): Promise<void> {
+    const keys = removed.flatMap((event) =>
+      event.type === 'ConsentGiven' || event.type === 'ConsentDeclined' ? [visitorKeyOf(event.data.websiteId, event.data.visitorId)] : [],
+    );
+    if (keys.length === 0) return;
+    await tx.query('DELETE FROM analytics_visitors WHERE visitor_key = ANY($1::uuid[]) AND last_seen_day IS NULL', [keys]);
+  },
+
+  async purgedBefore(websiteId: string, cutoffDay: string, tx: DbTransaction): Promise<void> {
+    for (const table of ['analytics_pages', 'analytics_referrers'] as const) {
+      const key = table === 'analytics_pages' ? 'path' : 'domain';
+      const count = table === 'analytics_pages' ? 'views' : 'visits';
+      // Subtract the purged days (their 1-day rows) from the larger buckets that hold them.
+      await tx.query(
+        `UPDATE ${table} AS bucket
+            SET ${count} = bucket.${count} - purged.${count}
+           FROM (SELECT spans.span,
+                        date '1970-01-01' + ((day.first_day - date '1970-01-01') / spans.span) * spans.span AS first_day,
+                        day.${key}, sum(day.${count}) AS ${count}
+                   FROM ${table} AS day CROSS JOIN (VALUES (7), (28)) AS spans(span)
+                  WHERE day.website_id = $1 AND day.span = 1 AND day.first_day < $2::date
+                  GROUP BY 1, 2, 3) AS purged
+          WHERE bucket.website_id = $1 AND bucket.span = purged.span AND bucket.first_day = purged.first_day AND bucket.${key} = purged.${key}`,
+        [websiteId, cutoffDay],
+      );
+      await tx.query(`DELETE FROM ${table} WHERE website_id = $1 AND (${count} <= 0 OR (span = 1 AND first_day < $2::date))`, [websiteId, cutoffDay]);
+    }
+    for (const table of ['analytics_daily', 'analytics_daily_devices', 'analytics_visitor_days'] as const) {
+      await tx.query(`DELETE FROM ${table} WHERE website_id = $1 AND day < $2::date`, [websiteId, cutoffDay]);
+    }
+    await tx.query('DELETE FROM analytics_visitors WHERE website_id = $1 AND last_seen_day < $2::date', [websiteId, cutoffDay]);
+  },
 };

@@ -4,7 +4,7 @@
 // server's receive time, as in consent stats, so totals agree with them day for day.
 import type { DbTransaction, StoredEvent } from '@consentry/infra';
 import { utcDayOf } from '../consent-stats/projection';
-import type { Projection } from '../projection';
+import { consumePurgeMark, markPurgeCounted, type Projection } from '../projection';
 
 const inputTypes = ['ConsentGiven', 'ConsentDeclined', 'BannerShown'] as const satisfies readonly StoredEvent['type'][];
 type InputEvent = Extract<StoredEvent, { type: (typeof inputTypes)[number] }>;
@@ -28,44 +28,92 @@ interface ImpressionCounts {
   impressions: number;
 }
 
-export const consentDimensionsProjection: Projection = {
-  name: 'consent-dimensions',
-  canHandle: inputTypes,
+export interface DimensionCounts {
+  readonly choices: ChoiceCounts[];
+  readonly impressions: ImpressionCounts[];
+}
 
-  async apply(events: readonly StoredEvent[], tx: DbTransaction): Promise<void> {
-    const choices = new Map<string, ChoiceCounts>();
-    const impressions = new Map<string, ImpressionCounts>();
-    for (const event of events) {
-      if (!isInput(event)) continue;
-      switch (event.type) {
-        case 'ConsentGiven':
-        case 'ConsentDeclined': {
-          const { websiteId, deviceClass, source, receivedAt } = event.data;
-          const day = utcDayOf(receivedAt);
-          const key = `${websiteId}|${day}|${deviceClass}|${source}`;
-          let row = choices.get(key);
-          if (!row) choices.set(key, (row = { websiteId, day, deviceClass, source, accepted: 0, declined: 0 }));
-          if (event.type === 'ConsentGiven') row.accepted++;
-          else row.declined++;
-          break;
-        }
-        case 'BannerShown': {
-          const { websiteId, position, theme, deviceClass, receivedAt } = event.data;
-          const day = utcDayOf(receivedAt);
-          const key = `${websiteId}|${day}|${position}|${theme}|${deviceClass}`;
-          const row = impressions.get(key);
-          if (row) row.impressions++;
-          else impressions.set(key, { websiteId, day, position, theme, deviceClass, impressions: 1 });
-          break;
-        }
-        default: {
-          const unhandled: never = event;
-          throw new Error(`consent-dimensions: unhandled event ${(unhandled as StoredEvent).type}`);
-        }
+/**
+ * The counts a batch adds: its choices and impressions, plus the summaries of purges this read model
+ * has not counted yet. A purge marks the summary as counted in its own transaction (the events it
+ * removed had been counted), so only a read model rebuilt after the purge adds it.
+ */
+async function countsToAdd(events: readonly StoredEvent[], tx: DbTransaction): Promise<DimensionCounts> {
+  const counts = new DimensionCounter();
+  for (const event of events) {
+    if (isInput(event)) counts.add(event);
+    else if (event.type === 'EventsPurged' && !(await consumePurgeMark(tx, 'consent_dimensions_purges', event.eventId))) {
+      const { websiteId } = event.data;
+      for (const row of event.data.consents) counts.addChoices({ websiteId, ...row });
+      for (const row of event.data.impressions) counts.addImpressions({ websiteId, ...row });
+    }
+  }
+  return counts.result();
+}
+
+/** Sums choices and impressions per key. */
+class DimensionCounter {
+  private readonly choices = new Map<string, ChoiceCounts>();
+  private readonly impressions = new Map<string, ImpressionCounts>();
+
+  addChoices(counts: ChoiceCounts): void {
+    const key = `${counts.websiteId}|${counts.day}|${counts.deviceClass}|${counts.source}`;
+    const row = this.choices.get(key);
+    if (!row) this.choices.set(key, { ...counts });
+    else {
+      row.accepted += counts.accepted;
+      row.declined += counts.declined;
+    }
+  }
+
+  addImpressions(counts: ImpressionCounts): void {
+    const key = `${counts.websiteId}|${counts.day}|${counts.position}|${counts.theme}|${counts.deviceClass}`;
+    const row = this.impressions.get(key);
+    if (!row) this.impressions.set(key, { ...counts });
+    else row.impressions += counts.impressions;
+  }
+
+  add(event: InputEvent): void {
+    switch (event.type) {
+      case 'ConsentGiven':
+      case 'ConsentDeclined': {
+        const { websiteId, deviceClass, source, receivedAt } = event.data;
+        const accepted = event.type === 'ConsentGiven' ? 1 : 0;
+        this.addChoices({ websiteId, day: utcDayOf(receivedAt), deviceClass, source, accepted, declined: 1 - accepted });
+        break;
+      }
+      case 'BannerShown': {
+        const { websiteId, position, theme, deviceClass, receivedAt } = event.data;
+        this.addImpressions({ websiteId, day: utcDayOf(receivedAt), position, theme, deviceClass, impressions: 1 });
+        break;
+      }
+      default: {
+        const unhandled: never = event;
+        throw new Error(`consent-dimensions: unhandled event ${(unhandled as StoredEvent).type}`);
       }
     }
-    if (choices.size > 0) {
-      const rows = [...choices.values()];
+  }
+
+  result(): DimensionCounts {
+    return { choices: [...this.choices.values()], impressions: [...this.impressions.values()] };
+  }
+}
+
+/** Folds choices and impressions into counts per key (also what a purge records of the events it removes). */
+export function foldConsentDimensions(events: readonly StoredEvent[]): DimensionCounts {
+  const counts = new DimensionCounter();
+  for (const event of events) if (isInput(event)) counts.add(event);
+  return counts.result();
+}
+
+export const consentDimensionsProjection: Projection = {
+  name: 'consent-dimensions',
+  canHandle: [...inputTypes, 'EventsPurged'],
+
+  async apply(events: readonly StoredEvent[], tx: DbTransaction): Promise<void> {
+    const { choices, impressions } = await countsToAdd(events, tx);
+    if (choices.length > 0) {
+      const rows = choices;
       await tx.query({
         name: 'consent-dimensions-add-choices',
         text: `INSERT INTO consent_dimensions_daily (website_id, day, device_class, source, accepted, declined)
@@ -83,8 +131,8 @@ export const consentDimensionsProjection: Projection = {
         ],
       });
     }
-    if (impressions.size > 0) {
-      const rows = [...impressions.values()];
+    if (impressions.length > 0) {
+      const rows = impressions;
       await tx.query({
         name: 'consent-dimensions-add-impressions',
         text: `INSERT INTO banner_impressions_daily (website_id, day, position, theme, device_class, impressions)
@@ -103,5 +151,9 @@ export const consentDimensionsProjection: Projection = {
     }
   },
 
-  tables: ['consent_dimensions_daily', 'banner_impressions_daily'],
+  tables: ['consent_dimensions_daily', 'banner_impressions_daily', 'consent_dimensions_purges'],
+
+  async purged(_removed: readonly StoredEvent[], purgeEventId: string, tx: DbTransaction): Promise<void> {
+    await markPurgeCounted(tx, 'consent_dimensions_purges', purgeEventId);
+  },
 };

@@ -45,4 +45,24 @@ export const consentRecordsProjection: Projection = {
   },
 
   tables: ['consent_records'],
+
+  async purged(removed: readonly StoredEvent[], _purgeEventId: string, tx: DbTransaction): Promise<void> {
+    await tx.query({
+      name: 'consent-records-purge',
+      text: 'DELETE FROM consent_records WHERE event_id = ANY($1::uuid[])',
+      values: [removed.map((event) => event.eventId)],
+    });
+  },
+
+  async rewritten(events: readonly StoredEvent[], tx: DbTransaction): Promise<void> {
+    for (const event of events) {
+      if (event.type !== 'ConsentGiven' && event.type !== 'ConsentDeclined') continue;
+      const { ipAddress, userAgent, email, city } = event.data;
+      await tx.query({
+        name: 'consent-records-rewrite',
+        text: 'UPDATE consent_records SET ip_address = $2, user_agent = $3, email = $4, city = $5 WHERE event_id = $1',
+        values: [event.eventId, ipAddress, userAgent, email, city],
+      });
+    }
+  },
 };

@@ -2,7 +2,7 @@
 // time). Totals, declined counts and the consent rate of any range are sums over these rows, so
 // dashboards never scan the log. A batch is folded in memory first, then written with one upsert.
 import type { DbTransaction, StoredEvent } from '@consentry/infra';
-import type { Projection } from '../projection';
+import { consumePurgeMark, markPurgeCounted, type Projection } from '../projection';
 
 interface DayCounts {
   websiteId: string;
@@ -18,19 +18,25 @@ export function utcDayOf(isoDateTime: string): string {
 
 export const consentStatsProjection: Projection = {
   name: 'consent-stats',
-  canHandle: ['ConsentGiven', 'ConsentDeclined'],
+  canHandle: ['ConsentGiven', 'ConsentDeclined', 'EventsPurged'],
 
   async apply(events: readonly StoredEvent[], tx: DbTransaction): Promise<void> {
     const counts = new Map<string, DayCounts>();
-    for (const event of events) {
-      if (event.type !== 'ConsentGiven' && event.type !== 'ConsentDeclined') continue;
-      const { websiteId, receivedAt } = event.data;
-      const day = utcDayOf(receivedAt);
+    const add = (websiteId: string, day: string, accepted: number, declined: number) => {
       const key = `${websiteId}/${day}`;
       let row = counts.get(key);
       if (!row) counts.set(key, (row = { websiteId, day, accepted: 0, declined: 0 }));
-      if (event.type === 'ConsentGiven') row.accepted++;
-      else row.declined++;
+      row.accepted += accepted;
+      row.declined += declined;
+    };
+    for (const event of events) {
+      if (event.type === 'ConsentGiven' || event.type === 'ConsentDeclined') {
+        const accepted = event.type === 'ConsentGiven' ? 1 : 0;
+        add(event.data.websiteId, utcDayOf(event.data.receivedAt), accepted, 1 - accepted);
+      } else if (event.type === 'EventsPurged' && !(await consumePurgeMark(tx, 'consent_stats_purges', event.eventId))) {
+        // The removed consents were never counted here (a replay after the purge): count their summary.
+        for (const row of event.data.consents) add(event.data.websiteId, row.day, row.accepted, row.declined);
+      }
     }
     if (counts.size === 0) return;
     const rows = [...counts.values()];
@@ -50,5 +56,10 @@ export const consentStatsProjection: Projection = {
     });
   },
 
-  tables: ['consent_stats_daily'],
+  tables: ['consent_stats_daily', 'consent_stats_purges'],
+
+  // The removed consents were counted: their summary is already in the daily counts.
+  async purged(_removed: readonly StoredEvent[], purgeEventId: string, tx: DbTransaction): Promise<void> {
+    await markPurgeCounted(tx, 'consent_stats_purges', purgeEventId);
+  },
 };

@@ -9,3 +9,5 @@ export { exportRoutes } from './export/routes';
 export { verificationRoutes } from './verification/routes';
 export { liveRoutes } from './live/routes';
 export { webAppPlugin, type WebAppOptions } from './web-app';
+export { receiptRoutes, type ReceiptRoutesOptions } from './receipts/routes';
+export { bannerTexts, buildConsentReceipt, sealKeyPath, type ConsentReceipt } from './receipts/receipt';

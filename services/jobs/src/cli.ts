@@ -2,6 +2,9 @@
 // The `consentry` command line: start the product, migrate, and the ledger jobs.
 import { ConfigError, loadConfig } from '@consentry/infra';
 import { runAdmin } from './commands/admin';
+import { runReceipt, runSeal, runVerify } from './commands/ledger';
+import { runPurge } from './commands/purge';
+import { runSubject } from './commands/subject';
 import { runMigrate } from './commands/migrate';
 import { runReplay } from './commands/replay';
 import { runStart } from './commands/start';
@@ -12,6 +15,16 @@ Commands:
   start                       start the whole product on PORT (default 3000)
   migrate                     apply database migrations and exit
   replay [--projection NAME]  rebuild one projection (or all) from the event log
+  seal                        seal everything committed so far (start also seals every few seconds)
+  verify [--public-key FILE] [--json]
+                              recompute every seal from the log; name the first mismatch
+  purge [--dry-run] [--website ID]
+                              remove events older than each website's retention period
+  receipt CONSENT_ID          print the consent receipt with its inclusion proof (JSON)
+  subject export --website ID (--visitor ID | --ip ADDR) [--out FILE]
+                              everything held about one visitor (JSON)
+  subject erase --website ID (--visitor ID | --ip ADDR)
+                              remove one visitor's IP, user agent, email and city everywhere
   admin create --username NAME [--password-stdin]
                               create an admin, or set a new password for one
   help                        show this help
@@ -33,6 +46,16 @@ async function main(argv: readonly string[]): Promise<number> {
       return runReplay(config, rest);
     case 'admin':
       return runAdmin(config, rest);
+    case 'seal':
+      return runSeal(config, rest);
+    case 'verify':
+      return runVerify(config, rest);
+    case 'purge':
+      return runPurge(config, rest);
+    case 'receipt':
+      return runReceipt(config, rest);
+    case 'subject':
+      return runSubject(config, rest);
     default:
       process.stderr.write(`Unknown command: ${command}\n\n${usage}`);
       return 2;

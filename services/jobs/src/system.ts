@@ -11,8 +11,10 @@ import {
   createMemoryNotifier,
   createNatsNotifier,
   createPool,
+  loadOrCreateSealSigner,
   migrateDatabase,
   startEmbeddedPostgres,
+  startSealer,
   type Bus,
   type Config,
   type Db,
@@ -28,6 +30,7 @@ import {
   exportRoutes,
   liveRoutes,
   metricsPlugin,
+  receiptRoutes,
   verificationRoutes,
   webAppPlugin,
 } from '@consentry/api';
@@ -96,6 +99,7 @@ export async function startSystem(config: Config): Promise<RunningSystem> {
   const ledgerMetrics = createLedgerMetrics(metricsRegistry);
   const bus = await openBus(config);
   const notifier = await openNotifier(config);
+  const signer = await loadOrCreateSealSigner(config.sealKeyFile);
 
   const relay: Relay = startRelay({
     connectionString: database.connectionString,
@@ -117,6 +121,12 @@ export async function startSystem(config: Config): Promise<RunningSystem> {
       },
     }),
   );
+
+  // Tamper evidence: closes the committed log into signed seals every few seconds (docs/compliance.md).
+  const sealer = startSealer(pool, signer, {
+    intervalMs: config.SEAL_INTERVAL_SECONDS * 1000,
+    onError: (error) => logger.error({ err: error, component: 'sealer' }, 'Sealing failed; retrying on the next round'),
+  });
 
   // The consent path's writer: one per process, shared by every ingest request.
   const appender = createGroupCommitAppender(pool, { onBatchCommitted: ledgerMetrics.observeIngestBatch });
@@ -147,6 +157,7 @@ export async function startSystem(config: Config): Promise<RunningSystem> {
       await app.register(exportRoutes, { pool, resolveScope });
       await app.register(verificationRoutes, { pool, resolveScope, fetch: { allowHosts: config.VERIFY_ALLOWED_HOSTS } });
       await app.register(liveRoutes, { notifier, resolveScope });
+      await app.register(receiptRoutes, { pool, resolveScope, publicUrl: config.publicUrl, sealKey: signer });
     },
   });
   await http.register(webAppPlugin, { distDir: webAppDir() });
@@ -165,7 +176,7 @@ export async function startSystem(config: Config): Promise<RunningSystem> {
       stopped = true;
       await http.close();
       await appender.close();
-      await Promise.all([relay.stop(), ...projectors.map((projector) => projector.stop())]);
+      await Promise.all([relay.stop(), sealer.stop(), ...projectors.map((projector) => projector.stop())]);
       await bus.close();
       await notifier.close();
       await pool.end();

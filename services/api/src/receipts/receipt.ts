@@ -1,0 +1,129 @@
+// Proof of consent (GDPR Art. 7(1)): a consent receipt in the spirit of the Kantara Initiative's
+// Consent Receipt Specification (v1.1) — who the controller is, when and how consent was collected,
+// what the visitor was shown, what they chose — plus the event exactly as stored and its Merkle
+// inclusion proof against a signed seal, which anyone can check offline with the published key and
+// node:crypto (docs/compliance.md, services/jobs/scripts/verify-receipt.mjs).
+import type { ConsentChoiceData, ConsentSource } from '@consentry/events';
+import { proveEvent, type InclusionProof, type Queryable, type SealedEvent } from '@consentry/infra';
+import { findBranding, getUser, getWebsite } from '@consentry/projections';
+
+/**
+ * The banner's texts, as widget/src/banner.ts shows them (a unit test keeps the two the same):
+ * what the visitor read before choosing.
+ */
+export const bannerTexts = {
+  heading: (companyName: string) => `${companyName} uses cookies`,
+  notice: 'We use cookies for analytics and marketing only if you accept. You can change your choice at any time.',
+  privacyLink: 'Privacy policy',
+  buttons: ['Decline', 'Accept All'],
+} as const;
+
+const collectionMethods: Record<ConsentSource, string> = {
+  banner: 'The visitor chose on the cookie banner (widget.js) on the controller’s website.',
+  gpc: 'The visitor’s browser sent the Global Privacy Control signal; a decline was recorded without showing the banner.',
+  reopened: 'The visitor reopened the banner from its floating button and chose again.',
+};
+
+export interface ConsentReceipt {
+  readonly version: 'consentry-receipt/1 (after Kantara Consent Receipt v1.1)';
+  readonly consentReceiptId: string;
+  readonly issuedAt: string;
+  readonly jurisdiction: 'EU (GDPR)';
+  readonly controller: {
+    readonly name: string;
+    readonly contactEmail: string | null;
+    readonly website: string;
+    readonly privacyPolicyUrl: string | null;
+  };
+  readonly subject: { readonly visitorId: string };
+  readonly consent: {
+    readonly choice: 'accepted' | 'declined';
+    readonly consentTimestamp: string;
+    readonly visitorClockTimestamp: string;
+    readonly collectionMethod: string;
+    readonly source: ConsentSource;
+    readonly purposes: readonly { readonly purpose: string; readonly granted: boolean }[];
+    readonly termination: string;
+  };
+  readonly notice: {
+    readonly policyVersion: string;
+    readonly language: string | null;
+    readonly heading: string;
+    readonly text: string;
+    readonly buttons: readonly string[];
+    readonly privacyPolicyLink: string | null;
+    readonly pageUrl: string | null;
+  };
+  /** The event as stored in the ledger; its canonical JSON is the proof's leaf. */
+  readonly event: SealedEvent;
+  readonly proofStatus: 'sealed' | 'pending-seal' | 'personal-data-erased-after-sealing';
+  readonly proof: InclusionProof | null;
+  readonly verification: {
+    readonly publicKeyUrl: string;
+    readonly keyId: string;
+    readonly howTo: string;
+  };
+}
+
+export interface ReceiptOptions {
+  readonly publicUrl: string;
+  readonly keyId: string;
+  readonly now?: () => Date;
+}
+
+export const sealKeyPath = '/.well-known/consentry/seal-key';
+
+/** The receipt of consent event `consentId`, or null when there is no consent event with that id. */
+export async function buildConsentReceipt(db: Queryable, consentId: string, options: ReceiptOptions): Promise<ConsentReceipt | null> {
+  const proven = await proveEvent(db, consentId);
+  if (!proven || (proven.event.type !== 'ConsentGiven' && proven.event.type !== 'ConsentDeclined')) return null;
+  const data = proven.event.data as ConsentChoiceData;
+  const website = await getWebsite(db, data.websiteId);
+  const owner = website ? await getUser(db, website.ownerId) : null;
+  const branding = website ? await findBranding(db, website.ownerId) : null;
+  const companyName = branding?.companyName ?? website?.name ?? 'The website owner';
+  const accepted = proven.event.type === 'ConsentGiven';
+  return {
+    version: 'consentry-receipt/1 (after Kantara Consent Receipt v1.1)',
+    consentReceiptId: proven.event.eventId,
+    issuedAt: (options.now?.() ?? new Date()).toISOString(),
+    jurisdiction: 'EU (GDPR)',
+    controller: {
+      name: companyName,
+      contactEmail: owner?.email ?? null,
+      website: website ? `https://${website.domain}` : '(website removed)',
+      privacyPolicyUrl: website?.privacyPolicyUrl ?? null,
+    },
+    subject: { visitorId: data.visitorId },
+    consent: {
+      choice: accepted ? 'accepted' : 'declined',
+      consentTimestamp: data.receivedAt,
+      visitorClockTimestamp: data.occurredAt,
+      collectionMethod: collectionMethods[data.source],
+      source: data.source,
+      purposes: [
+        { purpose: 'Strictly necessary storage (remembering this choice)', granted: true },
+        { purpose: 'Analytics cookies and scripts', granted: accepted },
+        { purpose: 'Marketing cookies and scripts', granted: accepted },
+      ],
+      termination: 'Until the visitor changes their choice (the banner’s floating button) or the controller changes the policy version.',
+    },
+    notice: {
+      policyVersion: data.policyVersion,
+      language: data.language,
+      heading: bannerTexts.heading(companyName),
+      text: bannerTexts.notice,
+      buttons: bannerTexts.buttons,
+      privacyPolicyLink: website?.privacyPolicyUrl ?? null,
+      pageUrl: data.pageUrl,
+    },
+    event: proven.event,
+    proofStatus: !proven.proof ? 'pending-seal' : proven.rewrittenSinceSealed ? 'personal-data-erased-after-sealing' : 'sealed',
+    proof: proven.proof,
+    verification: {
+      publicKeyUrl: `${options.publicUrl}${sealKeyPath}`,
+      keyId: options.keyId,
+      howTo: 'node verify-receipt.mjs receipt.json seal-key.pem (docs/compliance.md): checks the event against the summary, its inclusion in the seal, the seal hash and its Ed25519 signature.',
+    },
+  };
+}

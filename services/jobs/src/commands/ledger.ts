@@ -1,0 +1,65 @@
+// `consentry seal`, `consentry verify` and `consentry receipt ID`: the tamper-evidence jobs.
+import { createPublicKey } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { buildConsentReceipt } from '@consentry/api';
+import { loadOrCreateSealSigner, sealAll, verifyLedger, type Config } from '@consentry/infra';
+import { formatCount, processIo, progressBar, withJobDatabase, type JobIo } from './job';
+
+export async function runSeal(config: Config, _args: readonly string[], io: JobIo = processIo): Promise<number> {
+  const signer = await loadOrCreateSealSigner(config.sealKeyFile);
+  const summary = await withJobDatabase(config, (pool) => sealAll(pool, signer));
+  io.out(`Sealed ${formatCount(summary.events)} events in ${formatCount(summary.seals)} seals (key ${signer.keyId}).\n`);
+  return 0;
+}
+
+export async function runVerify(config: Config, args: readonly string[], io: JobIo = processIo): Promise<number> {
+  const { values } = parseArgs({ args: [...args], options: { 'public-key': { type: 'string' }, json: { type: 'boolean' } }, strict: true });
+  // The trusted key: a published one given with --public-key, or this server's own.
+  const publicKey = values['public-key']
+    ? createPublicKey(await readFile(values['public-key'], 'utf8'))
+    : (await loadOrCreateSealSigner(config.sealKeyFile)).publicKey;
+  const bar = progressBar(io, 'verify', 'seals');
+  const started = performance.now();
+  const report = await withJobDatabase(config, (pool) =>
+    verifyLedger(pool, { publicKey, onProgress: ({ seals, totalSeals }) => bar.update(seals, totalSeals) }),
+  );
+  bar.stop();
+  const seconds = (performance.now() - started) / 1000;
+  if (values.json) {
+    io.out(`${JSON.stringify(report, null, 2)}\n`);
+  } else {
+    io.out(
+      `Checked ${formatCount(report.seals)} seals: ${formatCount(report.eventsChecked)} events recomputed, ` +
+        `${formatCount(report.purged)} purged and ${formatCount(report.erased)} erased as recorded, ` +
+        `${formatCount(report.unsealed)} not sealed yet (${seconds.toFixed(1)} s).\n`,
+    );
+    if (report.ok) io.out('The ledger verifies: nothing sealed was altered, removed or reordered.\n');
+    else {
+      io.out(`The ledger does NOT verify. First mismatch:\n  ${report.findings[0]!.message}\n`);
+      if (report.findings.length > 1) io.out(`All findings (${report.findings.length}${report.findings.length >= 100 ? '+' : ''}):\n${report.findings.map((finding) => `  - ${finding.message}`).join('\n')}\n`);
+    }
+  }
+  return report.ok ? 0 : 1;
+}
+
+export async function runReceipt(config: Config, args: readonly string[], io: JobIo = processIo): Promise<number> {
+  const { positionals } = parseArgs({ args: [...args], allowPositionals: true, strict: true });
+  const consentId = positionals[0]?.toLowerCase();
+  if (positionals.length !== 1 || !consentId || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(consentId)) {
+    io.err('Usage: consentry receipt CONSENT_ID   (the consent event id, a UUID)\n');
+    return 2;
+  }
+  const signer = await loadOrCreateSealSigner(config.sealKeyFile);
+  const receipt = await withJobDatabase(config, async (pool) => {
+    // A consent newer than the last seal is sealed first, so the receipt carries its proof.
+    await sealAll(pool, signer);
+    return buildConsentReceipt(pool, consentId, { publicUrl: config.publicUrl, keyId: signer.keyId });
+  });
+  if (!receipt) {
+    io.err(`No consent with id ${consentId}.\n`);
+    return 1;
+  }
+  io.out(`${JSON.stringify(receipt, null, 2)}\n`);
+  return 0;
+}
