@@ -4,11 +4,11 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createGroupCommitAppender } from '../event-store/group-commit';
-import { consentAppendRequest, createTestDatabase, type TestDatabase } from '../testing';
+import { consentAppendRequest, createTestDatabase, waitFor, type TestDatabase } from '../testing';
 import { merkleRoot, verifyInclusion } from './merkle';
 import { proveEvent } from './proof';
 import { eventDigest } from './sealed-events';
-import { sealAll, sealNext } from './seals';
+import { readLatestSeal, sealAll, sealNext, startSealer } from './seals';
 import { signerFromPrivateKey } from './signing-key';
 import { verifyLedger } from './verify';
 
@@ -139,5 +139,25 @@ describe('sealing', () => {
       verifyInclusion(Buffer.from(proof!.leafDigest, 'hex'), proof!.leafIndex, proof!.treeSize, proof!.path.map((hash) => Buffer.from(hash, 'hex')), Buffer.from(proof!.seal.merkleRoot, 'hex')),
     ).toBe(true);
     expect(merkleRoot([Buffer.from(proof!.leafDigest, 'hex')]).length).toBe(32);
+  });
+});
+
+describe('the running sealer', () => {
+  it('seals new events every interval and stops cleanly', async () => {
+    const before = (await readLatestSeal(db.pool))?.data.sequence ?? 0;
+    const errors: unknown[] = [];
+    const sealer = startSealer(db.pool, signer, { intervalMs: 20, onError: (error) => errors.push(error) });
+    try {
+      const ids = await appendConsents(10);
+      await waitFor(async () => {
+        const latest = await readLatestSeal(db.pool);
+        const sealedUpTo = latest ? latest.data.last.position : 0;
+        return (await positionOf(ids[ids.length - 1]!)) <= sealedUpTo && (latest?.data.sequence ?? 0) > before;
+      });
+    } finally {
+      await sealer.stop();
+    }
+    expect(errors).toEqual([]);
+    expect((await verifyLedger(db.pool, { publicKey: signer.publicKey })).ok).toBe(true);
   });
 });
