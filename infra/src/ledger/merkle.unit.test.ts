@@ -79,3 +79,11 @@ describe('canonicalJson', () => {
     expect(() => canonicalJson({ f: () => 1 })).toThrow('no JSON form');
   });
 });
+
+describe('canonicalJson shapes', () => {
+  it('never confuses two key lists that join alike', () => {
+    expect(canonicalJson({ 'a\u0000': 1, b: 2 })).toBe('{"a\\u0000":1,"b":2}');
+    expect(canonicalJson({ a: 1, '\u0000b': 2 })).toBe('{"\\u0000b":2,"a":1}');
+    expect(canonicalJson({ b: 1, a: 2 })).toBe(canonicalJson({ a: 2, b: 1 }));
+  });
+});

@@ -9,7 +9,7 @@ import { appendInTransaction } from '../event-store/append';
 import { ConcurrencyError } from '../event-store/errors';
 import { canonicalJson, sha256Hex } from './canonical';
 import { merkleRoot } from './merkle';
-import { eventDigest, packPositions, readSealedEvents, type LogKey } from './sealed-events';
+import { eventDigest, packPositions, readSealedEvents, type SealedEvent } from './sealed-events';
 import type { SealSigner } from './signing-key';
 
 export type SealHeader = Omit<LedgerSealedData, 'sealHash' | 'signature'>;
@@ -53,19 +53,29 @@ export interface SealOptions {
  */
 export async function sealNext(pool: Db, signer: SealSigner, options: SealOptions = {}): Promise<LedgerSealedData | null> {
   const latest = await readLatestSeal(pool);
-  const after: LogKey | null = latest?.data.last ?? null;
   const horizon = await readHorizonText(pool);
-  const events = await readSealedEvents(pool, after, { horizon }, options.maxEvents ?? 10_000);
+  const events = await readSealedEvents(pool, latest?.data.last ?? null, { horizon }, options.maxEvents ?? 10_000);
+  return sealEvents(pool, signer, latest?.data ?? null, events, options);
+}
+
+/** Seals `events` (the stretch right after `latest`) as the next link of the chain. */
+async function sealEvents(
+  pool: Db,
+  signer: SealSigner,
+  latest: LedgerSealedData | null,
+  events: readonly SealedEvent[],
+  options: SealOptions,
+): Promise<LedgerSealedData | null> {
   if (events.every((event) => event.type === 'LedgerSealed')) return null;
   const digests = events.map((event) => Buffer.from(eventDigest(event), 'hex'));
   const lastEvent = events[events.length - 1]!;
   const header: SealHeader = {
-    sequence: (latest?.data.sequence ?? 0) + 1,
-    after,
+    sequence: (latest?.sequence ?? 0) + 1,
+    after: latest?.last ?? null,
     last: { transactionId: lastEvent.transactionId, position: lastEvent.position },
     eventCount: events.length,
     merkleRoot: merkleRoot(digests).toString('hex'),
-    previousSealHash: latest?.data.sealHash ?? null,
+    previousSealHash: latest?.sealHash ?? null,
     sealedAt: (options.now?.() ?? new Date()).toISOString(),
     keyId: signer.keyId,
   };
@@ -102,15 +112,26 @@ export async function sealAll(
   signer: SealSigner,
   options: SealOptions & { readonly onSeal?: (seal: LedgerSealedData) => void } = {},
 ): Promise<SealAllSummary> {
+  const maxEvents = options.maxEvents ?? 10_000;
   let seals = 0;
   let events = 0;
+  let latest = (await readLatestSeal(pool))?.data ?? null;
+  // One horizon for the round: what commits later is sealed on the next round.
+  const horizon = await readHorizonText(pool);
+  let next = readSealedEvents(pool, latest?.last ?? null, { horizon }, maxEvents);
   for (;;) {
-    const seal = await sealNext(pool, signer, options);
+    const stretch = await next;
+    const last = stretch[stretch.length - 1];
+    // Reading the following stretch overlaps hashing and writing this one.
+    next = last && stretch.length === maxEvents ? readSealedEvents(pool, last, { horizon }, maxEvents) : Promise.resolve([]);
+    const seal = await sealEvents(pool, signer, latest, stretch, options);
     if (!seal) break;
     seals++;
     events += seal.eventCount;
+    latest = seal;
     options.onSeal?.(seal);
   }
+  await next.catch(() => undefined);
   return { seals, events };
 }
 
