@@ -91,10 +91,13 @@ export async function purgeWebsite(pool: Db, signer: SealSigner, website: Websit
   let removed = 0;
   let batches = 0;
   let waitingSince: number | null = null;
+  // Batches walk the log forward: starting each after the last one's end keeps a batch from
+  // stepping over the index entries of rows the batches before it deleted (not vacuumed yet).
+  let after = 0;
   for (;;) {
-    let outcome: number;
+    let outcome: { removed: number; lastPosition: number };
     try {
-      outcome = await purgeBatch(pool, website, cutoff, purgeId, batchSize);
+      outcome = await purgeBatch(pool, website, cutoff, purgeId, batchSize, after);
       waitingSince = null;
     } catch (error) {
       if (!(error instanceof ReadersBehindError)) throw error;
@@ -104,8 +107,9 @@ export async function purgeWebsite(pool: Db, signer: SealSigner, website: Websit
       await new Promise((resolve) => setTimeout(resolve, 250));
       continue;
     }
-    if (outcome === 0) break;
-    removed += outcome;
+    if (outcome.removed === 0) break;
+    after = outcome.lastPosition;
+    removed += outcome.removed;
     batches++;
     options.onProgress?.(removed, Math.max(total, removed));
   }
@@ -120,14 +124,21 @@ export async function purgeWebsite(pool: Db, signer: SealSigner, website: Websit
   return summary(removed, batches);
 }
 
-/** One batch in one transaction; returns how many events it removed (0: nothing left). */
-async function purgeBatch(pool: Db, website: Website, cutoff: Date, purgeId: string, batchSize: number): Promise<number> {
+/** One batch in one transaction, after position `after`; returns how many events it removed (0: nothing left). */
+async function purgeBatch(
+  pool: Db,
+  website: Website,
+  cutoff: Date,
+  purgeId: string,
+  batchSize: number,
+  after: number,
+): Promise<{ removed: number; lastPosition: number }> {
   return withTransaction(pool, async (tx) => {
     const { rows } = await tx.query<EventRow>({
-      text: `SELECT ${eventColumns} FROM events WHERE ${candidatesWhere} ORDER BY position LIMIT $4 FOR UPDATE SKIP LOCKED`,
-      values: [website.id, cutoff.toISOString(), purgeableTypes, batchSize],
+      text: `SELECT ${eventColumns} FROM events WHERE ${candidatesWhere} AND position > $5 ORDER BY position LIMIT $4 FOR UPDATE`,
+      values: [website.id, cutoff.toISOString(), purgeableTypes, batchSize, after],
     });
-    if (rows.length === 0) return 0;
+    if (rows.length === 0) return { removed: 0, lastPosition: after };
     const removed = rows.map(toStoredEvent);
     // Only sealed events are removed, so the seals keep their digests.
     const seal = await readLatestSeal(tx);
@@ -152,7 +163,7 @@ async function purgeBatch(pool: Db, website: Website, cutoff: Date, purgeId: str
       purgedAt: new Date().toISOString(),
     };
     await appendInTransaction(tx, `purges-${website.id}`, [{ type: 'EventsPurged', eventId, data }]);
-    return removed.length;
+    return { removed: removed.length, lastPosition: removed[removed.length - 1]!.position };
   });
 }
 
