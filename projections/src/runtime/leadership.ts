@@ -35,6 +35,12 @@ export async function acquireLeadership(options: AcquireOptions): Promise<Leader
         [options.lockName],
       );
       if (rows[0]?.locked) {
+        // The leader writes only derived state (a relay checkpoint; a read model with its
+        // checkpoint, in one transaction), so it need not wait for its commits to reach disk: a
+        // commit lost in a database crash is lost together with its checkpoint, and the work is
+        // redone from the log (republished and deduplicated by event id, or re-applied). Not
+        // flushing the WAL for every batch leaves the disk to the appends, which must wait.
+        await client.query('SET synchronous_commit = off');
         return {
           client,
           lost,
