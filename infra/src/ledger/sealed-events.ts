@@ -2,6 +2,7 @@
 // exactly from the database at any later time (the transaction id as decimal text, the record time
 // with its microseconds). Its digest is SHA-256 over its canonical JSON.
 import type { Queryable } from '../db/pool';
+import type { EventRow } from '../event-store/rows';
 import { canonicalJson, sha256Hex } from './canonical';
 
 export interface SealedEvent {
@@ -27,18 +28,8 @@ export interface LogKey {
 export const sealedEventColumns = `position, transaction_id::text AS transaction_id, event_id, stream_id, stream_version, type,
        schema_version, data, metadata, to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS recorded_at`;
 
-export interface SealedEventRow {
-  position: number;
-  transaction_id: string;
-  event_id: string;
-  stream_id: string;
-  stream_version: number | null;
-  type: string;
-  schema_version: number;
-  data: unknown;
-  metadata: unknown;
-  recorded_at: string;
-}
+/** An events row as `sealedEventColumns` reads it: the transaction id and the time as text. */
+export type SealedEventRow = Omit<EventRow, 'transaction_id' | 'recorded_at'> & { transaction_id: string; recorded_at: string };
 
 export const toSealedEvent = (row: SealedEventRow): SealedEvent => ({
   position: row.position,
