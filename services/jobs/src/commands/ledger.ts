@@ -3,12 +3,22 @@ import { createPublicKey } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { buildConsentReceipt } from '@consentry/api';
-import { loadOrCreateSealSigner, sealAll, verifyLedger, type Config } from '@consentry/infra';
+import { loadOrCreateSealSigner, readLatestSeal, sealAll, verifyLedger, type Config } from '@consentry/infra';
 import { formatCount, processIo, progressBar, withJobDatabase, type JobIo } from './job';
 
 export async function runSeal(config: Config, _args: readonly string[], io: JobIo = processIo): Promise<number> {
   const signer = await loadOrCreateSealSigner(config.sealKeyFile);
-  const summary = await withJobDatabase(config, (pool) => sealAll(pool, signer));
+  const bar = progressBar(io, 'seal', 'events');
+  const summary = await withJobDatabase(config, async (pool) => {
+    const latest = (await readLatestSeal(pool))?.data.last;
+    const { rows } = await pool.query<{ count: number }>({
+      text: 'SELECT count(*)::int8 AS count FROM events WHERE (transaction_id, position) > ($1::xid8, $2::int8)',
+      values: [latest?.transactionId ?? '0', latest?.position ?? 0],
+    });
+    let sealed = 0;
+    return sealAll(pool, signer, { onSeal: (seal) => bar.update((sealed += seal.eventCount), rows[0]?.count ?? sealed) });
+  });
+  bar.stop();
   io.out(`Sealed ${formatCount(summary.events)} events in ${formatCount(summary.seals)} seals (key ${signer.keyId}).\n`);
   return 0;
 }
