@@ -15,6 +15,9 @@ export default defineProject({
     include: ['src/**/*.unit.test.{ts,tsx}'],
     setupFiles: ['src/test/setup.ts'],
     restoreMocks: true,
+    // Radix interactions through user-event take seconds in jsdom; on a busy 2-core machine the
+    // default 5 s made long state-machine tests fail on time alone.
+    testTimeout: 15_000,
     unstubGlobals: true,
   },
 });

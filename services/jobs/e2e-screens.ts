@@ -1,17 +1,20 @@
 /// <reference lib="dom" />
 // Screenshots of every screen of the web app at desktop (1280×800) and phone (390×844) width, taken
 // in real headless Chromium against the whole system on a test database with realistic data: a few
-// owners and websites, a few hundred consents over the last 30 days, exports, an invitation. Writes
+// owners and websites, a few hundred consents over the last 30 days, visits with page views, time on
+// page, engagement and banner impressions, varied website settings, exports, an invitation. Writes
 // docs/screens/{desktop,phone}/<screen>.png and fails if a screen scrolls sideways (something is
 // cut off) or still shows 'Loading...'.
 //
 //   npm run build -w @consentry/web && node --import tsx services/jobs/e2e-screens.ts [screen…]
 //
 // Uses DATABASE_URL like the tests (default: the machine's Postgres at 127.0.0.1:5432).
+import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { createGroupCommitAppender } from '@consentry/infra';
+import type { BannerShownData, DeviceClass, EngagementRecordedData, PageHiddenData, PageViewedData } from '@consentry/events';
+import { createGroupCommitAppender, type GroupAppendRequest } from '@consentry/infra';
 import { consentAppendRequest, launchChromium, waitFor } from '@consentry/infra/testing';
 import { addWebsite, registerOwner, setOwnerPlan, signInAdmin, startWebSystem, type CreatedWebsite, type WebSystem } from './src/e2e/web-harness';
 
@@ -161,6 +164,68 @@ const screens: Screen[] = [
   },
   { name: 'subscription', viewer: 'owner', path: '/subscription', ready: (page) => visible(page, page.getByText('Consents this month'), 'the usage') },
   {
+    name: 'analytics',
+    viewer: 'owner',
+    path: '/analytics',
+    ready: (page) => visible(page, page.getByText('Select a website', { exact: true }), 'the empty state'),
+    prepare: async (page) => {
+      await page.getByRole('combobox', { name: 'Website' }).click();
+      await page.getByRole('option', { name: /^Trattoria Roma/ }).click();
+      await visible(page, page.getByLabel(/^Unique Visitors: [1-9]/), 'the figures');
+      await visible(page, page.getByRole('img', { name: /^Visits by source/ }), 'the traffic sources chart');
+      await visible(page, page.getByRole('img', { name: /^Visits by device/ }), 'the device chart');
+      await blur(page);
+    },
+  },
+  {
+    name: 'website-analytics',
+    viewer: 'owner',
+    path: '/website-analytics',
+    ready: (page) => visible(page, page.getByRole('article', { name: 'Trattoria Roma' }).getByText(/^\d+\.\d%$/), 'the consent figures'),
+  },
+  {
+    name: 'website-analytics-detail',
+    viewer: 'owner',
+    path: '/website-analytics',
+    ready: (page) => visible(page, page.getByRole('button', { name: 'View analytics of Trattoria Roma' }), 'the cards'),
+    prepare: async (page) => {
+      await page.getByRole('button', { name: 'View analytics of Trattoria Roma' }).click();
+      await visible(page, page.getByRole('region', { name: 'Recent Consent Records' }).getByText(/^(Accepted|Declined)$/), 'the consent records');
+      await visible(page, page.getByLabel(/^Consent Rate: \d/), 'the consent rate');
+      await blur(page);
+    },
+  },
+  {
+    name: 'website-analytics-settings',
+    viewer: 'owner',
+    path: '/website-analytics',
+    ready: (page) => visible(page, page.getByRole('button', { name: 'View analytics of Roma Catering' }), 'the cards'),
+    prepare: async (page) => {
+      await page.getByRole('button', { name: 'View analytics of Roma Catering' }).click();
+      await page.getByRole('tab', { name: 'Settings' }).click();
+      await waitFor(async () => (await page.getByLabel('Retention period (months)').inputValue()) === '24', { timeoutMs: 15_000, message: 'the settings form' });
+      await blur(page);
+    },
+  },
+  {
+    name: 'recommendations',
+    viewer: 'owner',
+    path: '/recommendations',
+    ready: (page) => visible(page, page.getByRole('article', { name: 'Pasta Shop' }).getByText('Data is kept longer than the privacy text says'), 'the overview'),
+  },
+  {
+    name: 'recommendations-website',
+    viewer: 'owner',
+    path: '/recommendations',
+    ready: (page) => visible(page, page.getByRole('article', { name: 'Pasta Shop' }), 'the overview'),
+    prepare: async (page) => {
+      await page.getByRole('article', { name: 'Pasta Shop' }).getByRole('button', { name: 'View details' }).click();
+      await visible(page, page.getByRole('article', { name: 'Many visitors ignore the banner' }), 'the recommendations');
+      await visible(page, page.getByText('Retention period: 36 months'), 'the retention period');
+      await blur(page);
+    },
+  },
+  {
     name: 'admin-dashboard',
     viewer: 'admin',
     path: '/admin',
@@ -269,6 +334,146 @@ async function seedConsents(web: WebSystem, websites: readonly { website: Create
   return { total: appends.length };
 }
 
+/** Where visitors come from: a landing page's referrer, by weight (empty: typed in or bookmarked). */
+const referrers = [
+  { referrer: '', weight: 30 },
+  { referrer: 'https://www.google.com/search?q=trattoria+rome', weight: 34 },
+  { referrer: 'https://www.bing.com/search?q=trattoria', weight: 5 },
+  { referrer: 'https://duckduckgo.com/', weight: 4 },
+  { referrer: 'https://www.tripadvisor.com/Restaurant_Review', weight: 12 },
+  { referrer: 'https://www.instagram.com/', weight: 10 },
+  { referrer: 'https://www.facebook.com/', weight: 5 },
+] as const;
+const paths = [
+  { path: '/menu', weight: 30 },
+  { path: '/reservations', weight: 18 },
+  { path: '/contact', weight: 12 },
+  { path: '/about', weight: 10 },
+  { path: '/gallery', weight: 8 },
+  { path: '/events/wine-tasting-evening-with-our-sommelier', weight: 6 },
+  { path: '/blog/2024/the-secret-of-our-fresh-pasta-dough', weight: 4 },
+] as const;
+const engagements = [
+  { kind: 'location_map_view', mobileChance: 0.18, desktopChance: 0.1 },
+  { kind: 'opening_hours_view', mobileChance: 0.12, desktopChance: 0.08 },
+  { kind: 'tap_to_call', mobileChance: 0.09, desktopChance: 0 },
+  { kind: 'contact_form_submit', mobileChance: 0.02, desktopChance: 0.05 },
+] as const;
+
+function pickWeighted<T extends { weight: number }>(items: readonly T[], random: () => number): T {
+  let left = random() * items.reduce((sum, item) => sum + item.weight, 0);
+  for (const item of items) {
+    left -= item.weight;
+    if (left < 0) return item;
+  }
+  return items[items.length - 1]!;
+}
+
+/**
+ * Appends what the widget reports for visitors who accepted, over the last 30 days: visits of 1 to 5
+ * page views with time on each page and the odd tap or map view, and one banner impression per
+ * `impressionsPerChoice` choices. Each visitor's events are appended in order (the analytics
+ * projection follows each visitor's clock); visitors run side by side.
+ */
+async function seedAnalytics(
+  web: WebSystem,
+  websites: readonly { website: CreatedWebsite; visitsPerDay: number; consentsPerDay: number; impressionsPerChoice: number }[],
+  now = Date.now(),
+): Promise<Map<string, number>> {
+  const random = createRandom(20_240_611);
+  const appender = createGroupCommitAppender(web.db.pool);
+  const dayMs = 86_400_000;
+  const visitors: GroupAppendRequest[][] = [];
+  const pageviews = new Map<string, number>();
+  try {
+    for (const { website, visitsPerDay, consentsPerDay, impressionsPerChoice } of websites) {
+      const origin = `https://${website.domain}`;
+      const banner: GroupAppendRequest[] = [];
+      for (let daysAgo = 29; daysAgo >= 0; daysAgo--) {
+        const growth = 0.5 + (29 - daysAgo) / 29;
+        const visits = Math.max(1, Math.round(visitsPerDay * growth * (0.75 + random() * 0.5)));
+        for (let visit = 0; visit < visits; visit++) {
+          const visitorId = randomUUID();
+          const deviceRoll = random();
+          const deviceClass: DeviceClass = deviceRoll < 0.55 ? 'mobile' : deviceRoll < 0.9 ? 'desktop' : 'tablet';
+          const place = places[Math.floor(random() * places.length)]!;
+          // Today's visits stay in the past hours; earlier days spread over the day.
+          let at = now - daysAgo * dayMs - (daysAgo === 0 ? random() * 5 * 3_600_000 : random() * (dayMs - 3_600_000));
+          const pageCount = random() < 0.38 ? 1 : 2 + Math.floor(random() * 4);
+          const events: GroupAppendRequest[] = [];
+          const streamId = `visits-${website.id}-${visitorId}`;
+          const receivedAt = () => new Date(at).toISOString();
+          let referrer: string | null = pickWeighted(referrers, random).referrer || null;
+          for (let index = 0; index < pageCount; index++) {
+            const path = index === 0 ? (random() < 0.7 ? '/' : pickWeighted(paths, random).path) : pickWeighted(paths, random).path;
+            const pageviewId = randomUUID();
+            const viewed: PageViewedData = {
+              websiteId: website.id,
+              visitorId,
+              pageviewId,
+              url: `${origin}${path}`,
+              path,
+              referrer,
+              title: website.name,
+              deviceClass,
+              country: place.country,
+              receivedAt: receivedAt(),
+            };
+            events.push({ streamId, event: { type: 'PageViewed', eventId: randomUUID(), data: viewed } });
+            pageviews.set(website.id, (pageviews.get(website.id) ?? 0) + 1);
+            const visibleMs = Math.round(8_000 + random() * (pageCount === 1 ? 40_000 : 110_000));
+            for (const { kind, mobileChance, desktopChance } of engagements) {
+              if (random() < (deviceClass === 'desktop' ? desktopChance : mobileChance) / pageCount) {
+                at += Math.round(visibleMs / 2);
+                const engaged: EngagementRecordedData = { websiteId: website.id, visitorId, pageviewId, kind, receivedAt: receivedAt() };
+                events.push({ streamId, event: { type: 'EngagementRecorded', eventId: randomUUID(), data: engaged } });
+              }
+            }
+            at += visibleMs;
+            const hidden: PageHiddenData = { websiteId: website.id, visitorId, pageviewId, visibleMs, receivedAt: receivedAt() };
+            events.push({ streamId, event: { type: 'PageHidden', eventId: randomUUID(), data: hidden } });
+            at += 2_000;
+            referrer = `${origin}${path}`;
+          }
+          visitors.push(events);
+        }
+        // Banner impressions: most are answered, the rest ignored.
+        const impressions = Math.round(consentsPerDay * growth * impressionsPerChoice);
+        for (let index = 0; index < impressions; index++) {
+          const receivedAt = new Date(now - daysAgo * dayMs - (daysAgo === 0 ? random() * 6 * 3_600_000 : random() * dayMs)).toISOString();
+          const shown: BannerShownData = { websiteId: website.id, position: 'bottom', theme: 'light', deviceClass: random() < 0.55 ? 'mobile' : 'desktop', receivedAt };
+          banner.push({ streamId: `banner-${website.id}`, event: { type: 'BannerShown', eventId: randomUUID(), data: shown } });
+        }
+      }
+      visitors.push(banner);
+    }
+    await Promise.all(
+      visitors.map(async (events) => {
+        for (const request of events) await appender.append(request);
+      }),
+    );
+  } finally {
+    await appender.close();
+  }
+  return pageviews;
+}
+
+async function pageviewsSeenBy(context: BrowserContext, baseUrl: string, websiteId: string): Promise<number> {
+  const startDate = new Date(Date.now() - 60 * 86_400_000).toISOString().slice(0, 10);
+  const response = await context.request.get(`${baseUrl}/api/analytics/website/${websiteId}?startDate=${startDate}`);
+  return ((await response.json()) as { totalPageviews: number }).totalPageviews;
+}
+
+async function recommendationsSeenBy(context: BrowserContext, baseUrl: string, websiteId: string): Promise<string[]> {
+  const response = await context.request.get(`${baseUrl}/api/recommendations/website/${websiteId}?days=30`);
+  return ((await response.json()) as { recommendations: { id: string }[] }).recommendations.map((item) => item.id.split(':')[0]!);
+}
+
+async function changeSettings(context: BrowserContext, baseUrl: string, websiteId: string, settings: Record<string, unknown>): Promise<void> {
+  const response = await context.request.patch(`${baseUrl}/api/websites/${websiteId}/settings`, { data: settings });
+  if (!response.ok()) throw new Error(`PATCH /api/websites/${websiteId}/settings answered ${response.status()}: ${await response.text()}`);
+}
+
 async function totalConsentsSeenBy(context: BrowserContext, baseUrl: string): Promise<number> {
   const response = await context.request.get(`${baseUrl}/api/stats/consents`);
   return ((await response.json()) as { totalConsents: number }).totalConsents;
@@ -320,6 +525,31 @@ async function seed(web: WebSystem, browser: Browser): Promise<{ owner: BrowserC
   await waitFor(async () => (await totalConsentsSeenBy(owner, web.url)) === owned.total, { timeoutMs: 60_000, message: `the owner's ${owned.total} consents in stats` });
   await waitFor(async () => (await totalConsentsSeenBy(admin, web.url)) === owned.total + elsewhere.total, { timeoutMs: 60_000, message: 'every consent in stats' });
   await waitFor(async () => (await newestConsentsSeenBy(owner, web.url)) === Math.min(1000, owned.total), { timeoutMs: 60_000, message: 'the consent records' });
+
+  // Visits and banner impressions for Analytics and Recommendations; settings that give each website
+  // something to recommend (the trattoria's and the shop's banners are often ignored, the catering
+  // site keeps full IP addresses, the shop keeps data for 3 years; only the trattoria links its
+  // privacy policy).
+  const seeded = await seedAnalytics(web, [
+    { website: trattoria, visitsPerDay: 8, consentsPerDay: 9, impressionsPerChoice: 1.85 },
+    { website: catering, visitsPerDay: 3, consentsPerDay: 4, impressionsPerChoice: 1.3 },
+    { website: shop, visitsPerDay: 2, consentsPerDay: 2, impressionsPerChoice: 2.2 },
+  ]);
+  await changeSettings(owner, web.url, trattoria.id, { privacyPolicyUrl: 'https://trattoria-roma.example.com/privacy' });
+  await changeSettings(owner, web.url, catering.id, { ipAddressMode: 'full' });
+  await changeSettings(owner, web.url, shop.id, { retentionMonths: 36 });
+  for (const website of [trattoria, catering, shop]) {
+    await waitFor(async () => (await pageviewsSeenBy(owner, web.url, website.id)) === seeded.get(website.id), {
+      timeoutMs: 60_000,
+      message: `the page views of ${website.name} in analytics`,
+    });
+  }
+  for (const website of [trattoria, shop]) {
+    await waitFor(async () => (await recommendationsSeenBy(owner, web.url, website.id)).includes('banner-ignored'), {
+      timeoutMs: 60_000,
+      message: `the banner impressions of ${website.name} in the recommendation report`,
+    });
+  }
 
   // Two earlier exports for Recent Exports.
   for (const query of ['format=csv', `format=json&websiteId=${trattoria.id}`]) {

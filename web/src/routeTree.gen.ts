@@ -16,12 +16,15 @@ import { Route as PricingRouteImport } from './routes/pricing'
 import { Route as PrivacyRouteImport } from './routes/privacy'
 import { Route as PrivacyPolicyRouteImport } from './routes/privacy-policy'
 import { Route as AppAdminRouteImport } from './routes/_app/_admin'
+import { Route as AppAnalyticsRouteImport } from './routes/_app/analytics'
 import { Route as AppDashboardRouteImport } from './routes/_app/dashboard'
 import { Route as AppExportRouteImport } from './routes/_app/export'
 import { Route as AppInstallationRouteImport } from './routes/_app/installation'
+import { Route as AppRecommendationsRouteImport } from './routes/_app/recommendations'
 import { Route as AppSettingsRouteImport } from './routes/_app/settings'
 import { Route as AppSetupInstructionsRouteImport } from './routes/_app/setup-instructions'
 import { Route as AppSubscriptionRouteImport } from './routes/_app/subscription'
+import { Route as AppWebsiteAnalyticsRouteImport } from './routes/_app/website-analytics'
 import { Route as AppWebsitesRouteImport } from './routes/_app/websites'
 import { Route as AdminLoginRouteImport } from './routes/admin/login'
 import { Route as AppAdminUserManagementRouteImport } from './routes/_app/_admin/user-management'
@@ -71,6 +74,11 @@ const AppAdminRoute = AppAdminRouteImport.update({
   id: '/_admin',
   getParentRoute: () => AppRoute,
 } as any)
+const AppAnalyticsRoute = AppAnalyticsRouteImport.update({
+  id: '/analytics',
+  path: '/analytics',
+  getParentRoute: () => AppRoute,
+} as any)
 const AppDashboardRoute = AppDashboardRouteImport.update({
   id: '/dashboard',
   path: '/dashboard',
@@ -86,6 +94,11 @@ const AppInstallationRoute = AppInstallationRouteImport.update({
   path: '/installation',
   getParentRoute: () => AppRoute,
 } as any)
+const AppRecommendationsRoute = AppRecommendationsRouteImport.update({
+  id: '/recommendations',
+  path: '/recommendations',
+  getParentRoute: () => AppRoute,
+} as any)
 const AppSettingsRoute = AppSettingsRouteImport.update({
   id: '/settings',
   path: '/settings',
@@ -99,6 +112,11 @@ const AppSetupInstructionsRoute = AppSetupInstructionsRouteImport.update({
 const AppSubscriptionRoute = AppSubscriptionRouteImport.update({
   id: '/subscription',
   path: '/subscription',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppWebsiteAnalyticsRoute = AppWebsiteAnalyticsRouteImport.update({
+  id: '/website-analytics',
+  path: '/website-analytics',
   getParentRoute: () => AppRoute,
 } as any)
 const AppWebsitesRoute = AppWebsitesRouteImport.update({
@@ -186,12 +204,15 @@ export interface FileRoutesByFullPath {
   '/pricing': typeof PricingRoute
   '/privacy': typeof PrivacyRoute
   '/privacy-policy': typeof PrivacyPolicyRoute
+  '/analytics': typeof AppAnalyticsRoute
   '/dashboard': typeof AppDashboardRoute
   '/export': typeof AppExportRoute
   '/installation': typeof AppInstallationRoute
+  '/recommendations': typeof AppRecommendationsRoute
   '/settings': typeof AppSettingsRoute
   '/setup-instructions': typeof AppSetupInstructionsRoute
   '/subscription': typeof AppSubscriptionRoute
+  '/website-analytics': typeof AppWebsiteAnalyticsRoute
   '/websites': typeof AppWebsitesRoute
   '/admin/login': typeof AdminLoginRoute
   '/user-management': typeof AppAdminUserManagementRoute
@@ -214,12 +235,15 @@ export interface FileRoutesByTo {
   '/pricing': typeof PricingRoute
   '/privacy': typeof PrivacyRoute
   '/privacy-policy': typeof PrivacyPolicyRoute
+  '/analytics': typeof AppAnalyticsRoute
   '/dashboard': typeof AppDashboardRoute
   '/export': typeof AppExportRoute
   '/installation': typeof AppInstallationRoute
+  '/recommendations': typeof AppRecommendationsRoute
   '/settings': typeof AppSettingsRoute
   '/setup-instructions': typeof AppSetupInstructionsRoute
   '/subscription': typeof AppSubscriptionRoute
+  '/website-analytics': typeof AppWebsiteAnalyticsRoute
   '/websites': typeof AppWebsitesRoute
   '/admin/login': typeof AdminLoginRoute
   '/user-management': typeof AppAdminUserManagementRoute
@@ -245,12 +269,15 @@ export interface FileRoutesById {
   '/privacy': typeof PrivacyRoute
   '/privacy-policy': typeof PrivacyPolicyRoute
   '/_app/_admin': typeof AppAdminRouteWithChildren
+  '/_app/analytics': typeof AppAnalyticsRoute
   '/_app/dashboard': typeof AppDashboardRoute
   '/_app/export': typeof AppExportRoute
   '/_app/installation': typeof AppInstallationRoute
+  '/_app/recommendations': typeof AppRecommendationsRoute
   '/_app/settings': typeof AppSettingsRoute
   '/_app/setup-instructions': typeof AppSetupInstructionsRoute
   '/_app/subscription': typeof AppSubscriptionRoute
+  '/_app/website-analytics': typeof AppWebsiteAnalyticsRoute
   '/_app/websites': typeof AppWebsitesRoute
   '/admin/login': typeof AdminLoginRoute
   '/_app/_admin/user-management': typeof AppAdminUserManagementRoute
@@ -275,12 +302,15 @@ export interface FileRouteTypes {
     | '/pricing'
     | '/privacy'
     | '/privacy-policy'
+    | '/analytics'
     | '/dashboard'
     | '/export'
     | '/installation'
+    | '/recommendations'
     | '/settings'
     | '/setup-instructions'
     | '/subscription'
+    | '/website-analytics'
     | '/websites'
     | '/admin/login'
     | '/user-management'
@@ -303,12 +333,15 @@ export interface FileRouteTypes {
     | '/pricing'
     | '/privacy'
     | '/privacy-policy'
+    | '/analytics'
     | '/dashboard'
     | '/export'
     | '/installation'
+    | '/recommendations'
     | '/settings'
     | '/setup-instructions'
     | '/subscription'
+    | '/website-analytics'
     | '/websites'
     | '/admin/login'
     | '/user-management'
@@ -333,12 +366,15 @@ export interface FileRouteTypes {
     | '/privacy'
     | '/privacy-policy'
     | '/_app/_admin'
+    | '/_app/analytics'
     | '/_app/dashboard'
     | '/_app/export'
     | '/_app/installation'
+    | '/_app/recommendations'
     | '/_app/settings'
     | '/_app/setup-instructions'
     | '/_app/subscription'
+    | '/_app/website-analytics'
     | '/_app/websites'
     | '/admin/login'
     | '/_app/_admin/user-management'
@@ -417,6 +453,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppAdminRouteImport
       parentRoute: typeof AppRoute
     }
+    '/_app/analytics': {
+      id: '/_app/analytics'
+      path: '/analytics'
+      fullPath: '/analytics'
+      preLoaderRoute: typeof AppAnalyticsRouteImport
+      parentRoute: typeof AppRoute
+    }
     '/_app/dashboard': {
       id: '/_app/dashboard'
       path: '/dashboard'
@@ -438,6 +481,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppInstallationRouteImport
       parentRoute: typeof AppRoute
     }
+    '/_app/recommendations': {
+      id: '/_app/recommendations'
+      path: '/recommendations'
+      fullPath: '/recommendations'
+      preLoaderRoute: typeof AppRecommendationsRouteImport
+      parentRoute: typeof AppRoute
+    }
     '/_app/settings': {
       id: '/_app/settings'
       path: '/settings'
@@ -457,6 +507,13 @@ declare module '@tanstack/react-router' {
       path: '/subscription'
       fullPath: '/subscription'
       preLoaderRoute: typeof AppSubscriptionRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/website-analytics': {
+      id: '/_app/website-analytics'
+      path: '/website-analytics'
+      fullPath: '/website-analytics'
+      preLoaderRoute: typeof AppWebsiteAnalyticsRouteImport
       parentRoute: typeof AppRoute
     }
     '/_app/websites': {
@@ -595,12 +652,15 @@ const AppAdminRouteWithChildren = AppAdminRoute._addFileChildren(
 
 interface AppRouteChildren {
   AppAdminRoute: typeof AppAdminRouteWithChildren
+  AppAnalyticsRoute: typeof AppAnalyticsRoute
   AppDashboardRoute: typeof AppDashboardRoute
   AppExportRoute: typeof AppExportRoute
   AppInstallationRoute: typeof AppInstallationRoute
+  AppRecommendationsRoute: typeof AppRecommendationsRoute
   AppSettingsRoute: typeof AppSettingsRoute
   AppSetupInstructionsRoute: typeof AppSetupInstructionsRoute
   AppSubscriptionRoute: typeof AppSubscriptionRoute
+  AppWebsiteAnalyticsRoute: typeof AppWebsiteAnalyticsRoute
   AppWebsitesRoute: typeof AppWebsitesRoute
   AppUserExportRoute: typeof AppUserExportRoute
   AppUserInstallationRoute: typeof AppUserInstallationRoute
@@ -611,12 +671,15 @@ interface AppRouteChildren {
 
 const AppRouteChildren: AppRouteChildren = {
   AppAdminRoute: AppAdminRouteWithChildren,
+  AppAnalyticsRoute: AppAnalyticsRoute,
   AppDashboardRoute: AppDashboardRoute,
   AppExportRoute: AppExportRoute,
   AppInstallationRoute: AppInstallationRoute,
+  AppRecommendationsRoute: AppRecommendationsRoute,
   AppSettingsRoute: AppSettingsRoute,
   AppSetupInstructionsRoute: AppSetupInstructionsRoute,
   AppSubscriptionRoute: AppSubscriptionRoute,
+  AppWebsiteAnalyticsRoute: AppWebsiteAnalyticsRoute,
   AppWebsitesRoute: AppWebsitesRoute,
   AppUserExportRoute: AppUserExportRoute,
   AppUserInstallationRoute: AppUserInstallationRoute,

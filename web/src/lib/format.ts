@@ -33,6 +33,21 @@ export function formatRate(percent: number): string {
   return `${percent.toFixed(1)}%`;
 }
 
+/** `2.35`: at most `digits` decimals, en-US grouping. */
+export function formatDecimal(value: number, digits = 2): string {
+  return new Intl.NumberFormat('en-US', { maximumFractionDigits: digits }).format(value);
+}
+
+/** A duration in whole seconds as a person reads it: `45s`, `2m 35s`, `1h 5m`. */
+export function formatDuration(totalSeconds: number): string {
+  const seconds = Math.max(0, Math.round(totalSeconds));
+  if (seconds < 60) return `${seconds}s`;
+  const hours = Math.floor(seconds / 3600);
+  const minutes = Math.floor((seconds % 3600) / 60);
+  if (hours > 0) return `${formatNumber(hours)}h ${minutes}m`;
+  return `${minutes}m ${seconds % 60}s`;
+}
+
 /** `$29` for whole dollars, `$29.99` otherwise. */
 export function formatPrice(cents: number): string {
   const dollars = cents / 100;

@@ -1,8 +1,12 @@
 // Test setup for the web project: jest-dom matchers, a clean DOM after each test, and the few
 // browser APIs jsdom lacks that Radix primitives call (pointer capture, scrollIntoView, ResizeObserver).
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
+
+// findBy* waits 1 s by default: on a busy 2-core machine a query answered through several renders
+// (websites, then a report) can take longer without anything being wrong.
+configure({ asyncUtilTimeout: 5_000 });
 
 afterEach(() => {
   cleanup();

@@ -53,6 +53,9 @@ describe('an admin', () => {
     expect(await mainNav().getByRole('link').allTextContents()).toEqual([
       'Dashboard',
       'Websites',
+      'Website Analytics',
+      'Analytics & Consent',
+      'Recommendations',
       'Export',
       'Installation',
       'Setup Guide',

@@ -9,8 +9,8 @@ import { Badge } from '../../components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../components/ui/table';
 import { formatDateTime, formatNumber, formatRate } from '../../lib/format';
-import { ConsentChoiceBadge } from '../consents/consent-choice';
-import { recentConsentsQueryOptions, type ConsentRecord } from '../consents/queries';
+import { ConsentChoiceBadge, formatLocation } from '../consents/consent-choice';
+import { recentConsentsQueryOptions } from '../consents/queries';
 import {
   consentStatsQueryOptions,
   dailyConsentStatsQueryOptions,
@@ -176,10 +176,6 @@ function TopWebsitesCard() {
       </CardContent>
     </Card>
   );
-}
-
-export function formatLocation(record: Pick<ConsentRecord, 'city' | 'country'>): string {
-  return [record.city, record.country].filter(Boolean).join(', ') || 'Unknown';
 }
 
 function RecentActivityCard({ websites }: { websites: Website[] }) {

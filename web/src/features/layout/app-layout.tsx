@@ -56,10 +56,11 @@ export function AppLayout() {
           <ul className="space-y-1">
             {getNavigation(mode).map(({ label, to, icon: Icon }) => (
               <li key={label}>
+                {/* Search parameters pick a detail of the same screen (/website-analytics?website=…). */}
                 <Link
                   to={to}
                   onClick={closeMenu}
-                  activeOptions={{ exact: true }}
+                  activeOptions={{ exact: true, includeSearch: false }}
                   className="flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium text-muted-foreground transition-colors hover:bg-accent hover:text-foreground"
                   activeProps={{ className: 'bg-primary/10 text-primary hover:bg-primary/10 hover:text-primary' }}
                 >

@@ -1,11 +1,15 @@
-// The sidebar's navigation (spec "Shared layout"). Admin mode uses the /admin prefix for Websites,
-// Export, Installation, Setup Guide and Settings and adds Website Editor and User Management; user
-// mode uses the /user prefix. `to` is typed by the generated route tree, so every entry is a real route.
+// The sidebar's navigation (spec "Shared layout"), in the spec's order. Admin mode uses the /admin
+// prefix for Websites, Export, Installation, Setup Guide and Settings and adds Website Editor and User
+// Management; user mode uses the /user prefix. Website Analytics, Analytics & Consent and
+// Recommendations have one route for both modes. `to` is typed by the generated route tree, so every entry is a real route.
 import {
   BookOpen,
+  ChartColumn,
+  ChartLine,
   Download,
   Globe,
   LayoutDashboard,
+  Lightbulb,
   PenLine,
   Settings,
   Users,
@@ -27,6 +31,9 @@ export function getNavigation(mode: NavigationMode): NavigationItem[] {
   const items: NavigationItem[] = [
     { label: 'Dashboard', to: admin ? '/admin' : '/dashboard', icon: LayoutDashboard },
     { label: 'Websites', to: admin ? '/admin/websites' : '/user/websites', icon: Globe },
+    { label: 'Website Analytics', to: '/website-analytics', icon: ChartColumn },
+    { label: 'Analytics & Consent', to: '/analytics', icon: ChartLine },
+    { label: 'Recommendations', to: '/recommendations', icon: Lightbulb },
     { label: 'Export', to: admin ? '/admin/export' : '/user/export', icon: Download },
     { label: 'Installation', to: admin ? '/admin/installation' : '/user/installation', icon: Wrench },
     { label: 'Setup Guide', to: admin ? '/admin/setup-instructions' : '/user/setup-instructions', icon: BookOpen },

@@ -1,5 +1,6 @@
 // The Settings screen (/settings, /user/settings, /admin/settings): owners brand their banner and see
-// their plan with a way to its usage; admins brand the installation; both see who is signed in.
+// their plan with a way to its usage; admins brand the installation; both see who is signed in and
+// set each website's retention period and IP address storage (Privacy).
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { PageHeader } from '../../components/page-header';
@@ -10,6 +11,7 @@ import { formatNumber } from '../../lib/format';
 import { useSession } from '../auth/use-session';
 import { subscriptionUsageQueryOptions } from '../subscription/queries';
 import { BrandingCard } from './branding-card';
+import { PrivacyCard } from './privacy-card';
 
 export function SettingsPage() {
   const session = useSession();
@@ -45,6 +47,7 @@ export function SettingsPage() {
             </dl>
           </CardContent>
         </Card>
+        <PrivacyCard />
         {session.user ? <BillingCard /> : null}
       </div>
     </>

@@ -1,0 +1,136 @@
+// The Consent Data tab of a website: its consent totals and rate (all time) and its latest 50
+// consent records, taken from the latest 1,000 records grouped by website on the client (spec
+// sections 7 and 9).
+import { useQuery } from '@tanstack/react-query';
+import { ChartPie, Clock, Users, type LucideIcon } from 'lucide-react';
+import { EmptyState, ErrorState, LoadingState } from '../../components/query-state';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../components/ui/table';
+import { formatDateTime, formatNumber, formatRate } from '../../lib/format';
+import { ConsentChoiceBadge, formatLocation } from '../consents/consent-choice';
+import { recentConsentsQueryOptions } from '../consents/queries';
+import { websiteStatsQueryOptions } from '../stats/queries';
+
+/** Records fetched for grouping on the client, and how many of one website's are listed. */
+export const consentRecordsFetched = 1000;
+export const consentRecordsShown = 50;
+
+export function ConsentDataTab({ websiteId }: { websiteId: string }) {
+  const stats = useQuery(websiteStatsQueryOptions());
+  const records = useQuery(recentConsentsQueryOptions(consentRecordsFetched));
+  const websiteStats = stats.data?.find((item) => item.website.id === websiteId);
+  const own = (records.data ?? []).filter((record) => record.websiteId === websiteId).slice(0, consentRecordsShown);
+  const latest = own[0];
+
+  return (
+    <div className="space-y-6">
+      <div className="grid grid-cols-2 gap-4 sm:grid-cols-3">
+        <Tile
+          title="Total Consents"
+          icon={Users}
+          value={websiteStats ? formatNumber(websiteStats.totalConsents) : stats.isPending ? undefined : formatNumber(0)}
+          isError={stats.isError}
+        />
+        <Tile
+          title="Consent Rate"
+          icon={ChartPie}
+          value={websiteStats ? formatRate(websiteStats.consentRate) : stats.isPending ? undefined : formatRate(0)}
+          isError={stats.isError}
+        />
+        <Tile
+          className="col-span-2 sm:col-span-1"
+          title="Last Consent"
+          icon={Clock}
+          value={records.isPending ? undefined : latest ? formatDateTime(latest.timestamp) : '—'}
+          isError={records.isError}
+          small
+        />
+      </div>
+      <Card role="region" aria-labelledby="website-consents-title">
+        <CardHeader>
+          <CardTitle id="website-consents-title">Recent Consent Records</CardTitle>
+          <CardDescription>The latest {consentRecordsShown} consent choices on this website</CardDescription>
+        </CardHeader>
+        <CardContent>
+          {records.isPending ? (
+            <LoadingState />
+          ) : records.isError ? (
+            <ErrorState title="Consent records could not be loaded." error={records.error} />
+          ) : own.length === 0 ? (
+            <EmptyState title="No consent data yet" description="Consent choices appear here once visitors answer your banner." />
+          ) : (
+            <>
+              <ul className="divide-y md:hidden">
+                {own.map((record) => (
+                  <li key={record.id} className="flex items-start justify-between gap-3 py-3">
+                    <div className="min-w-0 space-y-0.5">
+                      <p className="text-sm font-medium">{formatDateTime(record.timestamp)}</p>
+                      <p className="text-xs wrap-anywhere text-muted-foreground">
+                        {formatLocation(record)} · <span className="font-mono">{record.ipAddress || 'Unknown'}</span>
+                      </p>
+                    </div>
+                    <ConsentChoiceBadge choice={record.consentChoice} />
+                  </li>
+                ))}
+              </ul>
+              <div className="hidden md:block">
+                <Table>
+                  <TableHeader>
+                    <TableRow>
+                      <TableHead>Timestamp</TableHead>
+                      <TableHead>Consent</TableHead>
+                      <TableHead>Location</TableHead>
+                      <TableHead>IP Address</TableHead>
+                    </TableRow>
+                  </TableHeader>
+                  <TableBody>
+                    {own.map((record) => (
+                      <TableRow key={record.id}>
+                        <TableCell className="whitespace-nowrap">{formatDateTime(record.timestamp)}</TableCell>
+                        <TableCell>
+                          <ConsentChoiceBadge choice={record.consentChoice} />
+                        </TableCell>
+                        <TableCell>{formatLocation(record)}</TableCell>
+                        <TableCell className="font-mono text-xs">{record.ipAddress || 'Unknown'}</TableCell>
+                      </TableRow>
+                    ))}
+                  </TableBody>
+                </Table>
+              </div>
+            </>
+          )}
+        </CardContent>
+      </Card>
+    </div>
+  );
+}
+
+function Tile({
+  title,
+  icon: Icon,
+  value,
+  isError,
+  small,
+  className,
+}: {
+  title: string;
+  icon: LucideIcon;
+  value: string | undefined;
+  isError: boolean;
+  small?: boolean;
+  className?: string;
+}) {
+  return (
+    <Card className={className}>
+      <CardHeader className="flex-row items-start justify-between gap-2 p-4 pb-2 sm:p-6 sm:pb-2">
+        <CardTitle className="text-sm font-medium text-muted-foreground">{title}</CardTitle>
+        <Icon className="size-4 shrink-0 text-muted-foreground" aria-hidden />
+      </CardHeader>
+      <CardContent className="p-4 pt-0 sm:p-6 sm:pt-0">
+        <p className={small ? 'text-lg font-bold' : 'text-3xl font-bold'} aria-label={`${title}: ${value ?? (isError ? 'unavailable' : 'loading')}`}>
+          {value ?? (isError ? '—' : '…')}
+        </p>
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,126 @@
+// The Website Analytics screen: a card per website with its consent figures; a website's detail with
+// the tabs Consent Data (its own latest records only), Traffic Analytics and Settings. Which website
+// and tab are open is the route's search, so the page only asks to navigate.
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { jsonResponse, renderInApp, stubFetch } from '../../test/render';
+import { parseWebsiteAnalyticsSearch } from './search';
+import { WebsiteAnalyticsPage } from './website-analytics-page';
+
+vi.mock('../analytics/doughnut-chart', () => ({ default: () => null }));
+
+const websites = [
+  { id: 'w1', name: 'Shop', domain: 'shop.example', isActive: true, embedCode: 'emb_1', createdAt: '2024-05-01T10:00:00Z' },
+  { id: 'w2', name: 'Blog', domain: 'blog.example', isActive: false, embedCode: 'emb_2', createdAt: '2024-05-02T10:00:00Z' },
+];
+
+const record = (id: string, websiteId: string, consentChoice: string, timestamp: string) => ({
+  id,
+  websiteId,
+  consentChoice,
+  timestamp,
+  country: 'DE',
+  city: 'Berlin',
+  ipAddress: '203.0.113.0',
+});
+
+function stubApi() {
+  return stubFetch({
+    'GET /api/websites/w1/settings': () =>
+      jsonResponse({ retentionMonths: 24, ipAddressMode: 'truncated', bannerPosition: 'bottom', bannerTheme: 'light', policyVersion: '1', privacyPolicyUrl: null }),
+    'GET /api/websites': () => jsonResponse(websites),
+    'GET /api/stats/websites': () =>
+      jsonResponse([
+        { website: { id: 'w1', domain: 'shop.example' }, totalConsents: 1520, consentRate: 68.42 },
+        { website: { id: 'w2', domain: 'blog.example' }, totalConsents: 0, consentRate: 0 },
+      ]),
+    'GET /api/consents?limit=1000': () =>
+      jsonResponse([
+        record('c3', 'w1', 'declined', '2024-05-03T12:00:00Z'),
+        record('c2', 'w2', 'accepted', '2024-05-02T12:00:00Z'),
+        record('c1', 'w1', 'accepted', '2024-05-01T12:00:00Z'),
+      ]),
+    'GET /api/analytics/website/w1': () =>
+      jsonResponse({
+        uniqueVisitors: 15,
+        totalPageviews: 35,
+        pagesPerVisit: 2.33,
+        avgTimeOnSite: 70,
+        bounceRate: 33.3,
+        topPages: [{ url: '/', views: 15 }],
+        topReferrers: [{ domain: 'Direct', visits: 15 }],
+        mobileEngagement: { locationMapViews: 0, hoursOperationViews: 0, contactFormSubmissions: 0, tapToCallActions: 0 },
+        deviceBreakdown: { desktop: 15 },
+      }),
+  });
+}
+
+describe('website analytics page', () => {
+  it('shows a card per website with its consent figures and opens one', async () => {
+    stubApi();
+    const onNavigate = vi.fn();
+    renderInApp(<WebsiteAnalyticsPage onNavigate={onNavigate} />);
+    const shop = await screen.findByRole('article', { name: 'Shop' });
+    expect(await within(shop).findByText('1,520')).toBeInTheDocument();
+    expect(within(shop).getByText('68.4%')).toBeInTheDocument();
+    expect(within(shop).getByText('Active')).toBeInTheDocument();
+    expect(within(screen.getByRole('article', { name: 'Blog' })).getByText('Inactive')).toBeInTheDocument();
+
+    await userEvent.setup().click(within(shop).getByRole('button', { name: 'View analytics of Shop' }));
+    expect(onNavigate).toHaveBeenCalledWith({ website: 'w1' });
+  });
+
+  it("shows a website's own latest consent records under Consent Data", async () => {
+    stubApi();
+    renderInApp(<WebsiteAnalyticsPage websiteId="w1" onNavigate={vi.fn()} />);
+    expect(await screen.findByRole('heading', { name: 'Shop', level: 1 })).toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: 'Consent Data' })).toHaveAttribute('aria-selected', 'true');
+    expect(await screen.findByLabelText('Total Consents: 1,520')).toBeInTheDocument();
+    expect(screen.getByLabelText('Consent Rate: 68.4%')).toBeInTheDocument();
+    const table = screen.getByRole('region', { name: 'Recent Consent Records' });
+    const rows = within(within(table).getByRole('table')).getAllByRole('row').slice(1);
+    expect(rows.map((row) => within(row).getAllByRole('cell')[1]?.textContent)).toEqual(['Declined', 'Accepted']);
+  });
+
+  it('asks the route to switch tabs', async () => {
+    stubApi();
+    const onNavigate = vi.fn();
+    renderInApp(<WebsiteAnalyticsPage websiteId="w1" onNavigate={onNavigate} />);
+    await userEvent.setup().click(await screen.findByRole('tab', { name: 'Traffic Analytics' }));
+    expect(onNavigate).toHaveBeenCalledWith({ website: 'w1', tab: 'traffic' });
+  });
+
+  it('renders the Traffic Analytics tab when the route says so', async () => {
+    stubApi();
+    renderInApp(<WebsiteAnalyticsPage websiteId="w1" tab="traffic" onNavigate={vi.fn()} />);
+    expect(await screen.findByLabelText('Unique Visitors: 15')).toBeInTheDocument();
+    expect(screen.getByLabelText('Avg. Time on Site: 1m 10s')).toBeInTheDocument();
+  });
+
+  it('renders the Settings tab with every setting', async () => {
+    stubApi();
+    renderInApp(<WebsiteAnalyticsPage websiteId="w1" tab="settings" onNavigate={vi.fn()} />);
+    expect(await screen.findByLabelText('Retention period (months)')).toHaveValue('24');
+    expect(screen.getByLabelText('Privacy policy URL')).toHaveValue('');
+    expect(screen.getByLabelText('Policy version')).toHaveValue('1');
+  });
+
+  it("says 'No websites found' for a website that is not there", async () => {
+    stubApi();
+    const onNavigate = vi.fn();
+    renderInApp(<WebsiteAnalyticsPage websiteId="gone" onNavigate={onNavigate} />);
+    expect(await screen.findByText('No websites found')).toBeInTheDocument();
+    await userEvent.setup().click(screen.getByRole('button', { name: 'All websites' }));
+    expect(onNavigate).toHaveBeenCalledWith({});
+  });
+});
+
+describe('parseWebsiteAnalyticsSearch', () => {
+  it('keeps a website and a known tab, and drops anything else', () => {
+    expect(parseWebsiteAnalyticsSearch({ website: 'w1', tab: 'settings' })).toEqual({ website: 'w1', tab: 'settings' });
+    expect(parseWebsiteAnalyticsSearch({ website: 'w1', tab: 'nope' })).toEqual({ website: 'w1' });
+    expect(parseWebsiteAnalyticsSearch({ tab: 'settings' })).toEqual({});
+    expect(parseWebsiteAnalyticsSearch({ website: 42 })).toEqual({});
+  });
+});

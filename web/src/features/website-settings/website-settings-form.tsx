@@ -1,0 +1,247 @@
+// Edits one website's settings. `privacy` shows what Settings → Privacy offers (retention period and
+// IP address storage); `all` adds the banner defaults, privacy policy link and policy version (the
+// Settings tab of /website-analytics). The form fills from the loaded settings and sends only what
+// changed; Save stays off while a field is invalid or nothing changed.
+import { useQuery } from '@tanstack/react-query';
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { LoadingState } from '../../components/query-state';
+import { useToast } from '../../components/toaster';
+import { Button } from '../../components/ui/button';
+import { Input } from '../../components/ui/input';
+import { Label } from '../../components/ui/label';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../components/ui/select';
+import { Switch } from '../../components/ui/switch';
+import { getServerMessage } from '../../lib/api';
+import type { BannerPosition, BannerTheme } from '../../lib/snippet';
+import { useUpdateWebsiteSettings, websiteSettingsQueryOptions, type WebsiteSettings } from './queries';
+import {
+  checkPolicyVersion,
+  checkPrivacyPolicyUrl,
+  checkRetentionMonths,
+  defaultRetentionMonths,
+  promisedRetentionMonths,
+  retentionMonthsMax,
+  retentionMonthsMin,
+} from './validation';
+
+export type WebsiteSettingsFields = 'privacy' | 'all';
+
+interface SettingsForm {
+  retentionMonths: string;
+  keepIpTruncated: boolean;
+  bannerPosition: BannerPosition;
+  bannerTheme: BannerTheme;
+  privacyPolicyUrl: string;
+  policyVersion: string;
+}
+
+function toForm(settings: WebsiteSettings): SettingsForm {
+  return {
+    retentionMonths: String(settings.retentionMonths ?? defaultRetentionMonths),
+    keepIpTruncated: settings.ipAddressMode !== 'full',
+    bannerPosition: settings.bannerPosition,
+    bannerTheme: settings.bannerTheme,
+    privacyPolicyUrl: settings.privacyPolicyUrl ?? '',
+    policyVersion: settings.policyVersion,
+  };
+}
+
+export function WebsiteSettingsForm({ websiteId, fields }: { websiteId: string; fields: WebsiteSettingsFields }) {
+  const settings = useQuery(websiteSettingsQueryOptions(websiteId));
+  if (settings.isPending) return <LoadingState />;
+  if (settings.isError) {
+    return (
+      <p role="alert" className="text-sm text-muted-foreground">
+        The settings could not be loaded: {getServerMessage(settings.error)}
+      </p>
+    );
+  }
+  // Keyed by website: choosing another website starts from its own saved values.
+  return <SettingsFormFields key={websiteId} websiteId={websiteId} saved={settings.data} fields={fields} />;
+}
+
+function SettingsFormFields({ websiteId, saved, fields }: { websiteId: string; saved: WebsiteSettings; fields: WebsiteSettingsFields }) {
+  const [form, setForm] = useState<SettingsForm>(() => toForm(saved));
+  const update = useUpdateWebsiteSettings(websiteId);
+  const { toast } = useToast();
+  const id = useId();
+
+  const retention = checkRetentionMonths(form.retentionMonths);
+  const privacyPolicyUrl = checkPrivacyPolicyUrl(form.privacyPolicyUrl);
+  const policyVersion = checkPolicyVersion(form.policyVersion);
+  const all = fields === 'all';
+  const valid = retention.ok && (!all || (privacyPolicyUrl.ok && policyVersion.ok));
+
+  const change: Partial<WebsiteSettings> = {};
+  if (retention.ok && retention.value !== saved.retentionMonths) change.retentionMonths = retention.value;
+  const ipAddressMode = form.keepIpTruncated ? 'truncated' : 'full';
+  if (ipAddressMode !== saved.ipAddressMode) change.ipAddressMode = ipAddressMode;
+  if (all) {
+    if (form.bannerPosition !== saved.bannerPosition) change.bannerPosition = form.bannerPosition;
+    if (form.bannerTheme !== saved.bannerTheme) change.bannerTheme = form.bannerTheme;
+    if (privacyPolicyUrl.ok && privacyPolicyUrl.value !== saved.privacyPolicyUrl) change.privacyPolicyUrl = privacyPolicyUrl.value;
+    if (policyVersion.ok && policyVersion.value !== saved.policyVersion) change.policyVersion = policyVersion.value;
+  }
+  const changed = Object.keys(change).length > 0;
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!valid || !changed) return;
+    update.mutate(change, {
+      onSuccess: (next) => {
+        setForm(toForm(next));
+        toast({ title: 'Settings Updated', description: 'Your website settings have been saved.' });
+      },
+      onError: (error) =>
+        toast({ title: 'Error', description: `Failed to update website settings: ${getServerMessage(error)}`, variant: 'destructive' }),
+    });
+  }
+
+  const ids = {
+    retention: `${id}-retention`,
+    retentionHint: `${id}-retention-hint`,
+    ip: `${id}-ip`,
+    position: `${id}-position`,
+    theme: `${id}-theme`,
+    url: `${id}-url`,
+    urlHint: `${id}-url-hint`,
+    version: `${id}-version`,
+    versionHint: `${id}-version-hint`,
+  };
+
+  return (
+    <form onSubmit={submit} className="space-y-6" noValidate>
+      <Field
+        label="Retention period (months)"
+        htmlFor={ids.retention}
+        hintId={ids.retentionHint}
+        problem={retention.ok ? null : retention.problem}
+        hint={
+          retention.ok && retention.value > promisedRetentionMonths
+            ? `Longer than the ${promisedRetentionMonths} months (2 years) the privacy text promises.`
+            : `Consent data older than this is deleted. A whole number from ${retentionMonthsMin} to ${retentionMonthsMax}; default ${defaultRetentionMonths}.`
+        }
+      >
+        <Input
+          id={ids.retention}
+          inputMode="numeric"
+          className="max-w-32"
+          value={form.retentionMonths}
+          aria-invalid={!retention.ok}
+          aria-describedby={ids.retentionHint}
+          onChange={(event) => setForm({ ...form, retentionMonths: event.target.value })}
+        />
+      </Field>
+
+      <div className="flex items-start justify-between gap-4">
+        <div className="space-y-1">
+          <Label htmlFor={ids.ip}>Keep IP addresses truncated</Label>
+          <p className="text-xs text-muted-foreground">
+            Stores 203.0.113.0 instead of 203.0.113.7 (IPv6 without its last 80 bits) for choices recorded from now on.
+          </p>
+        </div>
+        <Switch id={ids.ip} checked={form.keepIpTruncated} onCheckedChange={(checked) => setForm({ ...form, keepIpTruncated: checked })} />
+      </div>
+
+      {all ? (
+        <>
+          <div className="space-y-2">
+            <div className="grid gap-4 sm:grid-cols-2">
+              <div className="space-y-2">
+                <Label htmlFor={ids.position}>Banner position</Label>
+                <Select value={form.bannerPosition} onValueChange={(value) => setForm({ ...form, bannerPosition: value as BannerPosition })}>
+                  <SelectTrigger id={ids.position}>
+                    <SelectValue />
+                  </SelectTrigger>
+                  <SelectContent>
+                    <SelectItem value="bottom">Bottom</SelectItem>
+                    <SelectItem value="top">Top</SelectItem>
+                  </SelectContent>
+                </Select>
+              </div>
+              <div className="space-y-2">
+                <Label htmlFor={ids.theme}>Banner theme</Label>
+                <Select value={form.bannerTheme} onValueChange={(value) => setForm({ ...form, bannerTheme: value as BannerTheme })}>
+                  <SelectTrigger id={ids.theme}>
+                    <SelectValue />
+                  </SelectTrigger>
+                  <SelectContent>
+                    <SelectItem value="light">Light</SelectItem>
+                    <SelectItem value="dark">Dark</SelectItem>
+                  </SelectContent>
+                </Select>
+              </div>
+            </div>
+            <p className="text-xs text-muted-foreground">Used when the snippet sets no data-position or data-theme.</p>
+          </div>
+
+          <Field
+            label="Privacy policy URL"
+            htmlFor={ids.url}
+            hintId={ids.urlHint}
+            problem={privacyPolicyUrl.ok ? null : privacyPolicyUrl.problem}
+            hint="The banner links to it. Leave empty for no link."
+          >
+            <Input
+              id={ids.url}
+              type="url"
+              placeholder="https://example.com/privacy"
+              value={form.privacyPolicyUrl}
+              aria-invalid={!privacyPolicyUrl.ok}
+              aria-describedby={ids.urlHint}
+              onChange={(event) => setForm({ ...form, privacyPolicyUrl: event.target.value })}
+            />
+          </Field>
+
+          <Field
+            label="Policy version"
+            htmlFor={ids.version}
+            hintId={ids.versionHint}
+            problem={policyVersion.ok ? null : policyVersion.problem}
+            hint="Changing it asks every visitor again."
+          >
+            <Input
+              id={ids.version}
+              className="max-w-48"
+              maxLength={64}
+              value={form.policyVersion}
+              aria-invalid={!policyVersion.ok}
+              aria-describedby={ids.versionHint}
+              onChange={(event) => setForm({ ...form, policyVersion: event.target.value })}
+            />
+          </Field>
+        </>
+      ) : null}
+
+      <Button type="submit" disabled={update.isPending || !valid || !changed}>
+        {update.isPending ? 'Saving...' : 'Save Changes'}
+      </Button>
+    </form>
+  );
+}
+
+function Field({
+  label,
+  htmlFor,
+  hintId,
+  hint,
+  problem,
+  children,
+}: {
+  label: string;
+  htmlFor: string;
+  hintId: string;
+  hint: string;
+  problem: string | null;
+  children: ReactNode;
+}) {
+  return (
+    <div className="space-y-2">
+      <Label htmlFor={htmlFor}>{label}</Label>
+      {children}
+      <p id={hintId} className={problem ? 'text-xs text-destructive' : 'text-xs text-muted-foreground'}>
+        {problem ?? hint}
+      </p>
+    </div>
+  );
+}
