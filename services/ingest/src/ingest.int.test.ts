@@ -56,7 +56,8 @@ describe('when a visitor accepts on the website', () => {
     const body = consentBodyFor(website);
     const response = await postConsent(body, { 'x-forwarded-for': '8.8.8.8' });
     expect(response.statusCode).toBe(201);
-    expect(response.json()).toEqual({ eventId: body.eventId, status: 'stored' });
+    expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(response.body).toBe(JSON.stringify({ eventId: body.eventId, status: 'stored' }));
     expect(response.headers['access-control-allow-origin']).toBe(origin);
     const [event] = await storedEvents(body.eventId);
     expect(event).toMatchObject({
@@ -75,6 +76,7 @@ describe('when a visitor accepts on the website', () => {
         language: 'en-GB',
       },
     });
+    expect(event?.data.receivedAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     expect(Date.now() - Date.parse(String(event?.data.receivedAt))).toBeLessThan(60_000);
   });
 
@@ -119,6 +121,7 @@ describe('when analytics events arrive', () => {
       send('/api/collect/engagement', { embedCode: website.embedCode, eventId: ids.engagement, visitorId, pageviewId, kind: 'tap_to_call' }),
     ]);
     expect(answers.map((answer) => answer.statusCode)).toEqual([202, 202, 202, 202]);
+    expect(answers.map((answer) => answer.body)).toEqual(Array(4).fill('{"status":"stored"}'));
     const [impression] = await storedEvents(ids.impression);
     expect(impression).toMatchObject({ type: 'BannerShown', data: { websiteId: website.id, position: 'top', theme: 'dark', deviceClass: 'mobile' } });
     expect(Object.keys(impression!.data).sort()).toEqual(['deviceClass', 'position', 'receivedAt', 'theme', 'websiteId']);
@@ -233,6 +236,23 @@ describe('when one address sends too much', () => {
         statuses.push(response.statusCode);
       }
       expect(statuses).toEqual([202, 202, 202, 429, 429]);
+      // Counted per forwarded client address: another visitor behind the same proxy is not limited,
+      // and a limited visitor is refused on every endpoint.
+      const other = await limited.app.inject({
+        method: 'POST',
+        url: '/api/collect/consent',
+        headers: { 'content-type': 'text/plain', origin, 'x-forwarded-for': '198.51.100.10' },
+        payload: JSON.stringify(consentBodyFor(website)),
+      });
+      expect(other.statusCode).toBe(201);
+      const again = await limited.app.inject({
+        method: 'POST',
+        url: '/api/collect/consent',
+        headers: { 'content-type': 'text/plain', origin, 'x-forwarded-for': '198.51.100.9' },
+        payload: JSON.stringify(consentBodyFor(website)),
+      });
+      expect(again.statusCode).toBe(429);
+      expect(again.json()).toMatchObject({ error: { code: 'RATE_LIMITED' } });
     } finally {
       await limited.close();
     }

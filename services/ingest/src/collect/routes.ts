@@ -10,8 +10,10 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { deviceClassOf } from '../enrich/device-class';
 import type { GeoLocator } from '../enrich/geo';
 import { ipForStorage, normaliseIp } from '../enrich/ip-address';
+import { isoTimestamp } from '../enrich/received-at';
+import { clientIp } from '../client-ip';
 import { IngestError } from '../errors';
-import { isOriginAllowed } from '../origin';
+import { createOriginCheck } from '../origin';
 import type { WebsiteResolver } from '../website-resolver';
 import {
   acceptedAnswer,
@@ -38,6 +40,8 @@ const quiet = { logLevel: 'warn' as const };
 const errors = { 400: errorAnswer, 403: errorAnswer, 404: errorAnswer, 413: errorAnswer, 429: errorAnswer, 503: errorAnswer };
 
 export const collectRoutes: FastifyPluginAsyncZod<CollectOptions> = async (app, { appender, websites, geo, bodyLimit }) => {
+  const isOriginAllowed = createOriginCheck();
+
   /** The website the request is for, once it passed every check; otherwise a 4xx. */
   async function websiteFor(request: FastifyRequest, reply: FastifyReply, embedCode: string): Promise<Website> {
     const origin = request.headers.origin;
@@ -56,9 +60,7 @@ export const collectRoutes: FastifyPluginAsyncZod<CollectOptions> = async (app, 
   const userAgentOf = (request: FastifyRequest) => request.headers['user-agent']?.slice(0, 512) ?? null;
   const deviceOf = (request: FastifyRequest): DeviceClass => deviceClassOf(request.headers['user-agent']);
 
-  async function append(streamId: string, event: NewEvent & { eventId: string }) {
-    return appender.append({ streamId, event });
-  }
+  const append = (streamId: string, event: NewEvent & { eventId: string }) => appender.append({ streamId, event });
 
   app.post(
     '/api/collect/consent',
@@ -66,7 +68,7 @@ export const collectRoutes: FastifyPluginAsyncZod<CollectOptions> = async (app, 
     async (request, reply) => {
       const body = request.body;
       const website = await websiteFor(request, reply, body.embedCode);
-      const ip = normaliseIp(request.ip);
+      const ip = normaliseIp(clientIp(request));
       // Located from the full address; stored minimised when the website says so.
       const location = await geo.locate(ip, request.headers);
       const data = {
@@ -83,7 +85,7 @@ export const collectRoutes: FastifyPluginAsyncZod<CollectOptions> = async (app, 
         city: location.city,
         email: null,
         occurredAt: body.occurredAt,
-        receivedAt: new Date().toISOString(),
+        receivedAt: isoTimestamp(),
       };
       const result = await append(
         consentStreamId(website.id, body.visitorId),
@@ -104,7 +106,7 @@ export const collectRoutes: FastifyPluginAsyncZod<CollectOptions> = async (app, 
       const result = await append(`banner-${website.id}`, {
         type: 'BannerShown',
         eventId: body.eventId,
-        data: { websiteId: website.id, position: body.position, theme: body.theme, deviceClass: deviceOf(request), receivedAt: new Date().toISOString() },
+        data: { websiteId: website.id, position: body.position, theme: body.theme, deviceClass: deviceOf(request), receivedAt: isoTimestamp() },
       });
       return reply.code(202).send({ status: result.status });
     },
@@ -116,7 +118,7 @@ export const collectRoutes: FastifyPluginAsyncZod<CollectOptions> = async (app, 
     async (request, reply) => {
       const body = request.body;
       const website = await websiteFor(request, reply, body.embedCode);
-      const location = await geo.locate(normaliseIp(request.ip), request.headers);
+      const location = await geo.locate(normaliseIp(clientIp(request)), request.headers);
       const result = await append(`visits-${website.id}-${body.visitorId}`, {
         type: 'PageViewed',
         eventId: body.eventId,
@@ -130,7 +132,7 @@ export const collectRoutes: FastifyPluginAsyncZod<CollectOptions> = async (app, 
           title: body.title || null,
           deviceClass: deviceOf(request),
           country: location.country,
-          receivedAt: new Date().toISOString(),
+          receivedAt: isoTimestamp(),
         },
       });
       return reply.code(202).send({ status: result.status });
@@ -146,7 +148,7 @@ export const collectRoutes: FastifyPluginAsyncZod<CollectOptions> = async (app, 
       const result = await append(`visits-${website.id}-${body.visitorId}`, {
         type: 'PageHidden',
         eventId: body.eventId,
-        data: { websiteId: website.id, visitorId: body.visitorId, pageviewId: body.pageviewId, visibleMs: body.visibleMs, receivedAt: new Date().toISOString() },
+        data: { websiteId: website.id, visitorId: body.visitorId, pageviewId: body.pageviewId, visibleMs: body.visibleMs, receivedAt: isoTimestamp() },
       });
       return reply.code(202).send({ status: result.status });
     },
@@ -161,7 +163,7 @@ export const collectRoutes: FastifyPluginAsyncZod<CollectOptions> = async (app, 
       const result = await append(`visits-${website.id}-${body.visitorId}`, {
         type: 'EngagementRecorded',
         eventId: body.eventId,
-        data: { websiteId: website.id, visitorId: body.visitorId, pageviewId: body.pageviewId, kind: body.kind, receivedAt: new Date().toISOString() },
+        data: { websiteId: website.id, visitorId: body.visitorId, pageviewId: body.pageviewId, kind: body.kind, receivedAt: isoTimestamp() },
       });
       return reply.code(202).send({ status: result.status });
     },

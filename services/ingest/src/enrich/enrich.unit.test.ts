@@ -1,9 +1,12 @@
-// The server-side enrichment of collected events: IP minimisation, device class and location.
+// The server-side enrichment of collected events: IP minimisation, device class, location and
+// receive time, and the origin check.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { deviceClassOf } from './device-class';
-import { toLocation } from './geo';
+import { createGeoLocator, toLocation } from './geo';
 import { ipForStorage, normaliseIp, truncateIp } from './ip-address';
-import { isOriginAllowed } from '../origin';
+import { isoTimestamp } from './received-at';
+import { createOriginCheck, isOriginAllowed } from '../origin';
 
 describe('IP addresses', () => {
   it.each([
@@ -46,7 +49,7 @@ describe('device classes', () => {
 });
 
 describe('origins', () => {
-  it.each([
+  const origins: Array<[string, boolean]> = [
     ['https://example.com', true],
     ['https://www.example.com', true],
     ['http://a.b.example.com', true],
@@ -57,12 +60,69 @@ describe('origins', () => {
     ['ftp://example.com', false],
     ['null', false],
     ['', false],
-  ])('%s for example.com: %s', (origin, allowed) => {
+  ];
+  it.each(origins)('%s for example.com: %s', (origin, allowed) => {
     expect(isOriginAllowed(origin || undefined, 'example.com')).toBe(allowed);
+  });
+
+  it('remembered answers are the same answers, per website domain', () => {
+    const check = createOriginCheck({ maxEntries: 4 });
+    for (let round = 0; round < 3; round++) {
+      for (const [origin, allowed] of origins) {
+        expect(check(origin || undefined, 'example.com'), origin).toBe(allowed);
+        expect(check(origin || undefined, 'evil.net'), origin).toBe(origin === 'https://example.com.evil.net');
+      }
+    }
+    const longOrigin = `https://${'a'.repeat(300)}.example.com`;
+    expect(check(longOrigin, 'example.com')).toBe(true);
+    expect(check(longOrigin, 'example.org')).toBe(false);
+  });
+
+  it('a remembered answer never differs from a fresh one', () => {
+    const check = createOriginCheck({ maxEntries: 16 });
+    const hosts = fc.constantFrom('example.com', 'www.example.com', 'EXAMPLE.com.', 'notexample.com', 'example.com.evil.net', 'evil.net');
+    const origin = fc.tuple(fc.constantFrom('https://', 'http://', 'ftp://', ''), hosts, fc.constantFrom('', ':8443', '/')).map((parts) => parts.join(''));
+    fc.assert(
+      fc.property(fc.array(fc.tuple(origin, fc.constantFrom('example.com', 'evil.net')), { maxLength: 40 }), (checks) => {
+        for (const [value, domain] of checks) expect(check(value, domain)).toBe(isOriginAllowed(value, domain));
+      }),
+    );
+  });
+});
+
+describe('receive times', () => {
+  it('are what Date#toISOString gives, across days, years and the epoch', () => {
+    // Consecutive calls cross midnight both ways, so the remembered day is replaced each time.
+    for (const instant of ['1970-01-01T00:00:00.000Z', '1969-12-31T23:59:59.999Z', '2024-02-29T23:59:59.999Z', '2024-03-01T00:00:00.000Z', '9999-12-31T23:59:59.999Z', '2026-05-01T12:34:56.789Z']) {
+      expect(isoTimestamp(Date.parse(instant))).toBe(instant);
+    }
+    fc.assert(
+      fc.property(fc.integer({ min: -62_135_596_800_000, max: 253_402_300_799_999 }), (ms) => {
+        expect(isoTimestamp(ms)).toBe(new Date(ms).toISOString());
+      }),
+      { numRuns: 10_000 },
+    );
+  });
+
+  it('default to now', () => {
+    const before = Date.now();
+    const stamp = Date.parse(isoTimestamp());
+    expect(stamp).toBeGreaterThanOrEqual(before);
+    expect(stamp).toBeLessThanOrEqual(Date.now());
   });
 });
 
 describe('locations', () => {
+  it('are the same for every lookup of an address, and of addresses in the same city', async () => {
+    const geo = createGeoLocator('database');
+    const first = await geo.locate('8.8.8.8', {});
+    expect(first).toEqual({ country: 'US', city: 'Mountain View' });
+    expect(await geo.locate('8.8.8.8', {})).toEqual(first);
+    expect(await geo.locate('8.8.4.4', {})).toEqual(first);
+    expect(await geo.locate('10.0.0.1', {})).toEqual({ country: null, city: null });
+    expect(await geo.locate(null, {})).toEqual({ country: null, city: null });
+  });
+
   it('keeps real country codes and cities, drops placeholders', () => {
     expect(toLocation('de', 'Berlin')).toEqual({ country: 'DE', city: 'Berlin' });
     expect(toLocation('XX', '')).toEqual({ country: null, city: null });
