@@ -58,19 +58,28 @@ const candidatesWhere = `recorded_at < $2::timestamptz + interval '1 day'
               AND data->>'websiteId' = $1
               AND (data->>'receivedAt')::timestamptz < $2::timestamptz`;
 
-export async function countPurgeable(pool: Db, website: Website, cutoff: Date): Promise<Record<string, number>> {
+export interface Purgeable {
+  readonly byType: Record<string, number>;
+  /** The last position holding one of them (0: none). */
+  readonly lastPosition: number;
+}
+
+export async function countPurgeable(pool: Db, website: Website, cutoff: Date): Promise<Purgeable> {
   // The bound on recorded_at lets the BRIN index skip the newer log; receivedAt is what statistics bucket by.
-  const { rows } = await pool.query<{ type: string; count: number }>({
-    text: `SELECT type, count(*)::int8 AS count FROM events WHERE ${candidatesWhere} GROUP BY type ORDER BY type`,
+  const { rows } = await pool.query<{ type: string; count: number; last: number }>({
+    text: `SELECT type, count(*)::int8 AS count, max(position) AS last FROM events WHERE ${candidatesWhere} GROUP BY type ORDER BY type`,
     values: [website.id, cutoff.toISOString(), purgeableTypes],
   });
-  return Object.fromEntries(rows.map((row) => [row.type, row.count]));
+  return { byType: Object.fromEntries(rows.map((row) => [row.type, row.count])), lastPosition: Math.max(0, ...rows.map((row) => row.last)) };
 }
+
+/** Positions a batch looks through at most: a bounded range scan of the primary key, whatever the planner guesses. */
+const scanWindow = 50_000;
 
 export async function purgeWebsite(pool: Db, signer: SealSigner, website: Website, options: PurgeOptions = {}): Promise<WebsitePurgeSummary> {
   const started = performance.now();
   const cutoff = retentionCutoff(options.now ?? new Date(), website.retentionMonths);
-  const byType = await countPurgeable(pool, website, cutoff);
+  const { byType, lastPosition } = await countPurgeable(pool, website, cutoff);
   const total = Object.values(byType).reduce((sum, count) => sum + count, 0);
   const summary = (removed: number, batches: number): WebsitePurgeSummary => ({
     websiteId: website.id,
@@ -91,13 +100,16 @@ export async function purgeWebsite(pool: Db, signer: SealSigner, website: Websit
   let removed = 0;
   let batches = 0;
   let waitingSince: number | null = null;
-  // Batches walk the log forward: starting each after the last one's end keeps a batch from
-  // stepping over the index entries of rows the batches before it deleted (not vacuumed yet).
+  // Batches walk the log forward through bounded windows of positions: each starts after the last
+  // one's end (never stepping over the index entries of rows deleted before it), and none reads
+  // past its window (the planner, unable to guess how many rows match the filters, would
+  // otherwise scan and sort everything after `after` for every batch).
   let after = 0;
-  for (;;) {
+  while (after < lastPosition) {
+    const upTo = Math.min(after + scanWindow, lastPosition);
     let outcome: { removed: number; lastPosition: number };
     try {
-      outcome = await purgeBatch(pool, website, cutoff, purgeId, batchSize, after);
+      outcome = await purgeBatch(pool, website, cutoff, purgeId, batchSize, after, upTo);
       waitingSince = null;
     } catch (error) {
       if (!(error instanceof ReadersBehindError)) throw error;
@@ -107,8 +119,9 @@ export async function purgeWebsite(pool: Db, signer: SealSigner, website: Websit
       await new Promise((resolve) => setTimeout(resolve, 250));
       continue;
     }
-    if (outcome.removed === 0) break;
-    after = outcome.lastPosition;
+    if (outcome.removed < batchSize) after = upTo;
+    else after = outcome.lastPosition;
+    if (outcome.removed === 0) continue;
     removed += outcome.removed;
     batches++;
     options.onProgress?.(removed, Math.max(total, removed));
@@ -124,7 +137,7 @@ export async function purgeWebsite(pool: Db, signer: SealSigner, website: Websit
   return summary(removed, batches);
 }
 
-/** One batch in one transaction, after position `after`; returns how many events it removed (0: nothing left). */
+/** One batch in one transaction, from the positions after `after` up to `upTo`; returns how many events it removed. */
 async function purgeBatch(
   pool: Db,
   website: Website,
@@ -132,11 +145,14 @@ async function purgeBatch(
   purgeId: string,
   batchSize: number,
   after: number,
+  upTo: number,
 ): Promise<{ removed: number; lastPosition: number }> {
   return withTransaction(pool, async (tx) => {
     const { rows } = await tx.query<EventRow>({
-      text: `SELECT ${eventColumns} FROM events WHERE ${candidatesWhere} AND position > $5 ORDER BY position LIMIT $4 FOR UPDATE`,
-      values: [website.id, cutoff.toISOString(), purgeableTypes, batchSize, after],
+      text: `SELECT ${eventColumns} FROM events
+              WHERE position > $5 AND position <= $6 AND ${candidatesWhere}
+              ORDER BY position LIMIT $4 FOR UPDATE`,
+      values: [website.id, cutoff.toISOString(), purgeableTypes, batchSize, after, upTo],
     });
     if (rows.length === 0) return { removed: 0, lastPosition: after };
     const removed = rows.map(toStoredEvent);
