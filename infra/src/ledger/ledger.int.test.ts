@@ -1,13 +1,13 @@
 // Seals and verification on a real database: an untouched ledger verifies; every way a superuser
 // could change the log behind the application's back — altering, deleting, moving a row, changing a
 // seal or its leaves — is named by `verifyLedger`, down to the event.
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createGroupCommitAppender } from '../event-store/group-commit';
 import { consentAppendRequest, createTestDatabase, waitFor, type TestDatabase } from '../testing';
 import { merkleRoot, verifyInclusion } from './merkle';
 import { proveEvent } from './proof';
-import { eventDigest } from './sealed-events';
+import { eventDigest, readSealedEvents } from './sealed-events';
 import { readLatestSeal, sealAll, sealNext, startSealer } from './seals';
 import { signerFromPrivateKey } from './signing-key';
 import { verifyLedger } from './verify';
@@ -159,5 +159,27 @@ describe('the running sealer', () => {
     }
     expect(errors).toEqual([]);
     expect((await verifyLedger(db.pool, { publicKey: signer.publicKey })).ok).toBe(true);
+  });
+});
+
+describe('the global order of sealed events', () => {
+  it('is numeric in the transaction id, not textual (9 before 10)', async () => {
+    const local = await createTestDatabase('ledger_order');
+    try {
+      // Rows as two transactions with ids 9 and 10 would have written them (explicit ids, below any horizon).
+      const event = consentAppendRequest({ websiteId }).event;
+      for (const [transactionId, id] of [['10', randomUUID()], ['9', randomUUID()]] as const) {
+        await local.pool.query(
+          `INSERT INTO events (transaction_id, event_id, stream_id, type, schema_version, data) VALUES ($1::xid8, $2, 's', $3, 1, $4)`,
+          [transactionId, id, event.type, JSON.stringify(event.data)],
+        );
+      }
+      const events = await readSealedEvents(local.pool, null, { horizon: '1000000' }, 10);
+      expect(events.map((sealed) => sealed.transactionId)).toEqual(['9', '10']);
+      const afterNine = await readSealedEvents(local.pool, { transactionId: '9', position: events[0]!.position }, { horizon: '1000000' }, 10);
+      expect(afterNine.map((sealed) => sealed.transactionId)).toEqual(['10']);
+    } finally {
+      await local.drop();
+    }
   });
 });

@@ -25,6 +25,11 @@ export interface LogKey {
   readonly position: number;
 }
 
+/**
+ * The columns of a sealed event. Its transaction_id is text: a query that orders by the log's
+ * global order must name `events.transaction_id` (a bare name would sort by this text column,
+ * where '10' comes before '9').
+ */
 export const sealedEventColumns = `position, transaction_id::text AS transaction_id, event_id, stream_id, stream_version, type,
        schema_version, data, metadata, to_char(recorded_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS recorded_at`;
 
@@ -58,7 +63,7 @@ export async function readSealedEvents(
     text: `SELECT ${sealedEventColumns}
              FROM events
             WHERE (transaction_id, position) > ($1::xid8, $2::int8) AND ${bound}
-            ORDER BY transaction_id, position
+            ORDER BY events.transaction_id, events.position
             LIMIT ${'horizon' in upTo ? '$4' : '$5'}`,
     values:
       'horizon' in upTo

@@ -43,7 +43,7 @@ export async function resolveVisitorIds(db: Queryable, website: Website, subject
 async function readSubjectEvents(db: Queryable, website: Website, visitorIds: readonly string[], lock = false): Promise<SealedEvent[]> {
   if (visitorIds.length === 0) return [];
   const { rows } = await db.query<SealedEventRow>({
-    text: `SELECT ${sealedEventColumns} FROM events WHERE stream_id = ANY($1::text[]) ORDER BY transaction_id, position${lock ? ' FOR UPDATE' : ''}`,
+    text: `SELECT ${sealedEventColumns} FROM events WHERE stream_id = ANY($1::text[]) ORDER BY events.transaction_id, events.position${lock ? ' FOR UPDATE' : ''}`,
     values: [streamsOf(website.id, visitorIds)],
   });
   return rows.map(toSealedEvent);
