@@ -7,9 +7,8 @@ import { PageHeader } from '../../components/page-header';
 import { EmptyState, ErrorState, LoadingState } from '../../components/query-state';
 import { Badge } from '../../components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../components/ui/table';
-import { formatDateTime, formatNumber, formatRate } from '../../lib/format';
-import { ConsentChoiceBadge, formatLocation } from '../consents/consent-choice';
+import { formatNumber, formatRate } from '../../lib/format';
+import { ConsentRecordsList } from '../consents/consent-records-list';
 import { recentConsentsQueryOptions } from '../consents/queries';
 import {
   consentStatsQueryOptions,
@@ -196,49 +195,7 @@ function RecentActivityCard({ websites }: { websites: Website[] }) {
         ) : consents.data.length === 0 ? (
           <EmptyState title="No consent data yet" description="Consent choices appear here once visitors answer your banner." />
         ) : (
-          <>
-            {/* Phones get one line per choice; wider screens the table of spec section 2. */}
-            <ul className="divide-y md:hidden">
-              {consents.data.map((record) => (
-                <li key={record.id} className="flex items-start justify-between gap-3 py-3">
-                  <div className="min-w-0 space-y-0.5">
-                    <p className="font-medium break-words">{websiteNames.get(record.websiteId) ?? record.websiteId}</p>
-                    <p className="text-sm text-muted-foreground">{formatDateTime(record.timestamp)}</p>
-                    <p className="text-xs wrap-anywhere text-muted-foreground">
-                      {formatLocation(record)} · <span className="font-mono">{record.ipAddress || 'Unknown'}</span>
-                    </p>
-                  </div>
-                  <ConsentChoiceBadge choice={record.consentChoice} />
-                </li>
-              ))}
-            </ul>
-            <div className="hidden md:block">
-              <Table>
-                <TableHeader>
-                  <TableRow>
-                    <TableHead>Timestamp</TableHead>
-                    <TableHead>Website</TableHead>
-                    <TableHead>Consent</TableHead>
-                    <TableHead>Location</TableHead>
-                    <TableHead>IP Address</TableHead>
-                  </TableRow>
-                </TableHeader>
-                <TableBody>
-                  {consents.data.map((record) => (
-                    <TableRow key={record.id}>
-                      <TableCell className="whitespace-nowrap">{formatDateTime(record.timestamp)}</TableCell>
-                      <TableCell>{websiteNames.get(record.websiteId) ?? record.websiteId}</TableCell>
-                      <TableCell>
-                        <ConsentChoiceBadge choice={record.consentChoice} />
-                      </TableCell>
-                      <TableCell>{formatLocation(record)}</TableCell>
-                      <TableCell className="font-mono text-xs">{record.ipAddress || 'Unknown'}</TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
-            </div>
-          </>
+          <ConsentRecordsList records={consents.data} websiteName={(record) => websiteNames.get(record.websiteId) ?? record.websiteId} />
         )}
       </CardContent>
     </Card>

@@ -20,7 +20,8 @@ describe('branding card', () => {
       queryClient.setQueryData(['branding', 'public'], { companyName: 'Consentry' });
       const card = await screen.findByRole('region', { name: 'Banner branding' });
       const companyName = await screen.findByLabelText('Company name');
-      expect(companyName).toHaveValue('Example Shop');
+      // The form fills once the branding has loaded.
+      await waitFor(() => expect(companyName).toHaveValue('Example Shop'));
       expect(screen.getByLabelText('Primary color')).toHaveValue('#0f766e');
 
       const user = userEvent.setup();

@@ -5,9 +5,8 @@ import { useQuery } from '@tanstack/react-query';
 import { ChartPie, Clock, Users, type LucideIcon } from 'lucide-react';
 import { EmptyState, ErrorState, LoadingState } from '../../components/query-state';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../components/ui/table';
 import { formatDateTime, formatNumber, formatRate } from '../../lib/format';
-import { ConsentChoiceBadge, formatLocation } from '../consents/consent-choice';
+import { ConsentRecordsList } from '../consents/consent-records-list';
 import { recentConsentsQueryOptions } from '../consents/queries';
 import { websiteStatsQueryOptions } from '../stats/queries';
 
@@ -59,45 +58,7 @@ export function ConsentDataTab({ websiteId }: { websiteId: string }) {
           ) : own.length === 0 ? (
             <EmptyState title="No consent data yet" description="Consent choices appear here once visitors answer your banner." />
           ) : (
-            <>
-              <ul className="divide-y md:hidden">
-                {own.map((record) => (
-                  <li key={record.id} className="flex items-start justify-between gap-3 py-3">
-                    <div className="min-w-0 space-y-0.5">
-                      <p className="text-sm font-medium">{formatDateTime(record.timestamp)}</p>
-                      <p className="text-xs wrap-anywhere text-muted-foreground">
-                        {formatLocation(record)} · <span className="font-mono">{record.ipAddress || 'Unknown'}</span>
-                      </p>
-                    </div>
-                    <ConsentChoiceBadge choice={record.consentChoice} />
-                  </li>
-                ))}
-              </ul>
-              <div className="hidden md:block">
-                <Table>
-                  <TableHeader>
-                    <TableRow>
-                      <TableHead>Timestamp</TableHead>
-                      <TableHead>Consent</TableHead>
-                      <TableHead>Location</TableHead>
-                      <TableHead>IP Address</TableHead>
-                    </TableRow>
-                  </TableHeader>
-                  <TableBody>
-                    {own.map((record) => (
-                      <TableRow key={record.id}>
-                        <TableCell className="whitespace-nowrap">{formatDateTime(record.timestamp)}</TableCell>
-                        <TableCell>
-                          <ConsentChoiceBadge choice={record.consentChoice} />
-                        </TableCell>
-                        <TableCell>{formatLocation(record)}</TableCell>
-                        <TableCell className="font-mono text-xs">{record.ipAddress || 'Unknown'}</TableCell>
-                      </TableRow>
-                    ))}
-                  </TableBody>
-                </Table>
-              </div>
-            </>
+            <ConsentRecordsList records={own} />
           )}
         </CardContent>
       </Card>
