@@ -1,6 +1,7 @@
 // One website's site analytics over a date range (spec sections 2, 3 and 9): metric tiles, top pages,
 // traffic sources, devices and mobile engagement. Shown on /analytics and in the Traffic Analytics
 // tab of /website-analytics. The doughnuts load chart.js lazily; every number is listed as text too.
+import { MetricTile } from '../../components/metric-tile';
 import { useQuery } from '@tanstack/react-query';
 import { Clock, Eye, FileText, Hourglass, LogOut, MapPin, Mail, Phone, Users, type LucideIcon } from 'lucide-react';
 import { lazy, Suspense } from 'react';
@@ -60,22 +61,6 @@ export function SiteAnalyticsReport({ websiteId, range }: { websiteId: string; r
         <MobileEngagementCard engagement={data.mobileEngagement} />
       </div>
     </div>
-  );
-}
-
-function MetricTile({ title, icon: Icon, value }: { title: string; icon: LucideIcon; value: string }) {
-  return (
-    <Card>
-      <CardHeader className="flex-row items-start justify-between gap-2 p-4 pb-2 sm:p-6 sm:pb-2">
-        <CardTitle className="text-sm font-medium text-muted-foreground">{title}</CardTitle>
-        <Icon className="size-4 shrink-0 text-muted-foreground" aria-hidden />
-      </CardHeader>
-      <CardContent className="p-4 pt-0 sm:p-6 sm:pt-0">
-        <p className="text-2xl font-bold sm:text-3xl" aria-label={`${title}: ${value}`}>
-          {value}
-        </p>
-      </CardContent>
-    </Card>
   );
 }
 

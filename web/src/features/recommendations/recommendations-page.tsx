@@ -1,7 +1,8 @@
 // The Recommendations screen (/recommendations): with All Websites chosen, an overview of every
 // website's report (last 30 days); with one website, its full report for the last 7, 30 or 90 days.
+import { MetricTile } from '../../components/metric-tile';
 import { useQuery } from '@tanstack/react-query';
-import { ChartPie, Monitor, Smartphone, Users, type LucideIcon } from 'lucide-react';
+import { ChartPie, Monitor, Smartphone, Users } from 'lucide-react';
 import { useState } from 'react';
 import { PageHeader } from '../../components/page-header';
 import { NoWebsites } from '../websites/no-websites';
@@ -167,10 +168,10 @@ function WebsiteReport({ website, days }: { website: Website; days: Recommendati
   return (
     <section aria-label={`Recommendations for ${website.name}`} className="space-y-6">
       <div className="grid grid-cols-2 gap-4 xl:grid-cols-4">
-        <SummaryTile title="Consent Rate" icon={ChartPie} value={formatRate(report.data.consentRate)} />
-        <SummaryTile title="Total Consents" icon={Users} value={formatNumber(report.data.totalConsents)} />
-        <SummaryTile title="Mobile Consent Rate" icon={Smartphone} value={formatRate(report.data.mobileConsentRate)} />
-        <SummaryTile title="Desktop Consent Rate" icon={Monitor} value={formatRate(report.data.desktopConsentRate)} />
+        <MetricTile title="Consent Rate" icon={ChartPie} value={formatRate(report.data.consentRate)} />
+        <MetricTile title="Total Consents" icon={Users} value={formatNumber(report.data.totalConsents)} />
+        <MetricTile title="Mobile Consent Rate" icon={Smartphone} value={formatRate(report.data.mobileConsentRate)} />
+        <MetricTile title="Desktop Consent Rate" icon={Monitor} value={formatRate(report.data.desktopConsentRate)} />
       </div>
       <div className="flex flex-wrap items-baseline justify-between gap-2">
         <h2 className="text-lg font-semibold">
@@ -190,22 +191,6 @@ function WebsiteReport({ website, days }: { website: Website; days: Recommendati
         </div>
       )}
     </section>
-  );
-}
-
-function SummaryTile({ title, icon: Icon, value }: { title: string; icon: LucideIcon; value: string }) {
-  return (
-    <Card>
-      <CardHeader className="flex-row items-start justify-between gap-2 p-4 pb-2 sm:p-6 sm:pb-2">
-        <CardTitle className="text-sm font-medium text-muted-foreground">{title}</CardTitle>
-        <Icon className="size-4 shrink-0 text-muted-foreground" aria-hidden />
-      </CardHeader>
-      <CardContent className="p-4 pt-0 sm:p-6 sm:pt-0">
-        <p className="text-2xl font-bold sm:text-3xl" aria-label={`${title}: ${value}`}>
-          {value}
-        </p>
-      </CardContent>
-    </Card>
   );
 }
 
