@@ -8,7 +8,8 @@ import { listen } from './guard';
 import { AA_NON_TEXT, AA_TEXT, contrastRatio, ensureContrast, INK, pickButtonColors, WHITE } from './contrast';
 import type { Position, Theme } from './snippet';
 
-export interface BannerContent {
+/** What the banner shows of the owner's branding (from the website's config). */
+export interface Branding {
   companyName: string;
   /** Already checked to be an http(s) or data:image URL. */
   logoUrl: string | null;
@@ -16,9 +17,15 @@ export interface BannerContent {
   privacyPolicyUrl: string | null;
   /** `#rrggbb`. */
   primaryColor: string;
+}
+
+/** Where and how the banner sits (from the snippet). */
+export interface BannerLayout {
   position: Position;
   theme: Theme;
 }
+
+export type BannerContent = Branding & BannerLayout;
 
 export interface BannerUi {
   /** The light-DOM element holding the shadow root (a custom tag, so no page rule for div/section hits it). */
@@ -28,6 +35,11 @@ export interface BannerUi {
   open(focus: boolean): void;
   /** Shows the floating button instead of the banner, keeping keyboard focus with the widget. */
   close(): void;
+}
+
+/** A banner built ahead of its branding; `mount` fills it in and puts it on the page (once). */
+export interface PendingBanner extends BannerUi {
+  mount(branding: Branding): void;
 }
 
 /** Banner background, text, secondary text, per theme; all pairs are far above AA. */
@@ -91,16 +103,19 @@ export function computePalette(primaryColor: string, theme: Theme): Record<strin
 }
 
 /**
- * Mounts the (hidden) banner and button at the start of <body>, so keyboard and screen-reader users
- * meet the banner before the page. Calls `onChoice` after the banner closed on a click; Escape closes a
- * reopened banner only when `canDismiss()` (a choice exists already, so nothing is left undecided).
+ * Builds the banner and button, hidden and off the page, from what the snippet says. The widget does
+ * this while the website's config is on its way: the elements and the stylesheet are then ready, and
+ * once the config arrives `mount` only fills in the branding and puts both, still hidden, at the start
+ * of <body>, so keyboard and screen-reader users meet the banner before the page. Calls `onChoice`
+ * after the banner closed on a click; Escape closes a reopened banner only when `canDismiss()` (a
+ * choice exists already, so nothing is left undecided).
  */
-export function mountBanner(
+export function createBanner(
   doc: Document,
-  content: BannerContent,
+  layout: BannerLayout,
   onChoice: (choice: Choice) => void,
   canDismiss: () => boolean,
-): BannerUi {
+): PendingBanner {
   const el = <K extends keyof HTMLElementTagNameMap>(
     tag: K,
     attrs: Record<string, string>,
@@ -124,20 +139,14 @@ export function mountBanner(
   }
 
   const wrap = el('div', { class: 'w', lang: 'en' });
-  const palette = computePalette(content.primaryColor, content.theme);
-  for (const k in palette) wrap.style.setProperty(k, palette[k] as string);
-
   const heading = el('div', { class: 'h' });
-  if (content.logoUrl) heading.append(el('img', { src: content.logoUrl, alt: '' }));
-  heading.append(el('h2', { id: 't' }, content.companyName + ' uses cookies'));
+  const title = el('h2', { id: 't' });
+  heading.append(title);
   const notice = el('p', { id: 'd' }, NOTICE);
-  if (content.privacyPolicyUrl) {
-    notice.append(el('a', { href: content.privacyPolicyUrl, target: '_blank', rel: 'noopener' }, 'Privacy policy'));
-  }
 
   const banner = el('div', {
     id: 'b',
-    class: content.position === 'top' ? 'b top' : 'b',
+    class: layout.position === 'top' ? 'b top' : 'b',
     role: 'dialog',
     'aria-modal': 'false',
     'aria-labelledby': 't',
@@ -167,9 +176,19 @@ export function mountBanner(
     fab.hidden = open;
     fab.setAttribute('aria-expanded', String(open));
   };
-  const ui: BannerUi = {
+  const ui: PendingBanner = {
     host,
     root,
+    mount(branding) {
+      const palette = computePalette(branding.primaryColor, layout.theme);
+      for (const k in palette) wrap.style.setProperty(k, palette[k] as string);
+      if (branding.logoUrl) heading.prepend(el('img', { src: branding.logoUrl, alt: '' }));
+      title.textContent = branding.companyName + ' uses cookies';
+      if (branding.privacyPolicyUrl) {
+        notice.append(el('a', { href: branding.privacyPolicyUrl, target: '_blank', rel: 'noopener' }, 'Privacy policy'));
+      }
+      doc.body.prepend(host);
+    },
     open(focus) {
       setOpen(true);
       if (focus) banner.focus();
@@ -204,6 +223,5 @@ export function mountBanner(
   fab.hidden = true;
   wrap.append(banner, fab);
   root.append(wrap);
-  doc.body.prepend(host);
   return ui;
 }

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { mountBanner, computePalette, type BannerContent } from './banner';
+import { computePalette, createBanner, type BannerContent } from './banner';
+import type { Choice } from './choice';
 import { contrastRatio } from './contrast';
 
 const CONTENT: BannerContent = {
@@ -10,6 +11,13 @@ const CONTENT: BannerContent = {
   position: 'bottom',
   theme: 'light',
 };
+
+/** The banner as the widget puts it on the page once the config arrived. */
+function mountBanner(onChoice: (choice: Choice) => void = () => {}) {
+  const ui = createBanner(document, CONTENT, onChoice, () => false);
+  ui.mount(CONTENT);
+  return ui;
+}
 
 afterEach(() => {
   document.body.innerHTML = '';
@@ -52,9 +60,18 @@ describe('computePalette', () => {
   });
 });
 
-describe('mountBanner', () => {
+describe('createBanner', () => {
+  it('stays off the page until mounted with the branding', () => {
+    const ui = createBanner(document, CONTENT, () => {}, () => false);
+    expect(document.querySelector('consentry-widget')).toBeNull();
+    expect(ui.root.querySelector('h2')?.textContent).toBe('');
+    ui.mount(CONTENT);
+    expect(document.body.firstElementChild).toBe(ui.host);
+    expect(ui.root.querySelector('[role="dialog"]')?.hasAttribute('hidden')).toBe(true);
+  });
+
   it('keeps its CSS inside its shadow root and adds nothing to the page head', () => {
-    const ui = mountBanner(document, CONTENT, () => {}, () => false);
+    const ui = mountBanner();
     expect(ui.host.shadowRoot).toBe(ui.root);
     expect(document.head.children).toHaveLength(0);
     const sheets = Array.from(ui.root.adoptedStyleSheets);
@@ -67,14 +84,14 @@ describe('mountBanner', () => {
   });
 
   it('puts owner text in as text, never as markup', () => {
-    const ui = mountBanner(document, CONTENT, () => {}, () => false);
+    const ui = mountBanner();
     expect(ui.root.querySelector('h2')?.textContent).toBe('Acme <b>Bakery</b> uses cookies');
     expect(ui.root.querySelector('b')).toBeNull();
   });
 
   it('starts hidden and reports the clicked choice after closing', () => {
     const onChoice = vi.fn();
-    const ui = mountBanner(document, CONTENT, onChoice, () => false);
+    const ui = mountBanner(onChoice);
     const banner = ui.root.querySelector('[role="dialog"]') as HTMLElement;
     const fab = ui.root.querySelector('.f') as HTMLButtonElement;
     expect(banner.hidden).toBe(true);
@@ -89,7 +106,7 @@ describe('mountBanner', () => {
   });
 
   it('gives the settings button an accessible name and a hidden icon', () => {
-    const ui = mountBanner(document, CONTENT, () => {}, () => false);
+    const ui = mountBanner();
     const fab = ui.root.querySelector('.f') as HTMLButtonElement;
     expect(fab.getAttribute('aria-label')).toBe('Cookie settings');
     expect(fab.type).toBe('button');

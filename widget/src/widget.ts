@@ -2,7 +2,7 @@
 // website's config, then either applies the remembered choice, records a GPC decline, or shows the
 // banner — and from then on records each choice once through the outbox and applies it to the page.
 
-import { mountBanner, type BannerUi } from './banner';
+import { createBanner } from './banner';
 import {
   ACCEPTED,
   DECLINED,
@@ -60,9 +60,11 @@ export function startWidget(win: Window, script: Element | null): Promise<void> 
     return Promise.resolve();
   }
   const { host, embedCode, position, theme } = snippet;
+  // The banner waits for this answer: ask for it before anything else, storage included.
+  const configReady = fetchConfig(host, embedCode);
 
   const outbox = createOutbox(host, KEY_PREFIX + 'queue:' + embedCode);
-  // Whatever an earlier page could not deliver goes first.
+  // Whatever an earlier page could not deliver is sent at once, without waiting for the config.
   void outbox.flush();
   listen(win, 'online', () => void outbox.flush());
 
@@ -71,8 +73,9 @@ export function startWidget(win: Window, script: Element | null): Promise<void> 
   const getVisitor = (): string => (visitorId = visitorId || getVisitorId());
   const tracker = createTracker(win, embedCode, outbox, getVisitor);
 
+  let config: WidgetConfig | undefined;
   let consent: Choice | null = null;
-  let ui: BannerUi | null = null;
+  let mounted = false;
   let openRequested = false;
 
   const apply = (choice: Choice): void => {
@@ -88,29 +91,35 @@ export function startWidget(win: Window, script: Element | null): Promise<void> 
     win.dispatchEvent(new CustomEvent(CHANGE_EVENT, { detail: { consent: choice } }));
   };
 
-  const record = (config: WidgetConfig, choice: Choice, source: Source): void => {
-    const body = buildConsentEvent(embedCode, getVisitor(), choice, source, config.policyVersion);
-    writeStoredChoice(embedCode, { choice, policyVersion: config.policyVersion, decidedAt: body.occurredAt });
+  const record = (policy: WidgetConfig, choice: Choice, source: Source): void => {
+    const body = buildConsentEvent(embedCode, getVisitor(), choice, source, policy.policyVersion);
+    writeStoredChoice(embedCode, { choice, policyVersion: policy.policyVersion, decidedAt: body.occurredAt });
     outbox.push(CONSENT, body, true);
     apply(choice);
   };
 
-  const init = (config: WidgetConfig): void => {
+  // Built while the config is on its way; choices can only be made once it arrived and mounted it.
+  // A choice made with no choice in force is the first banner's; any later one is a change of mind.
+  const ui = createBanner(
+    doc,
+    { position, theme },
+    (choice) => config && record(config, choice, consent ? 'reopened' : 'banner'),
+    () => consent != null,
+  );
+
+  const init = (loaded: WidgetConfig): void => {
+    config = loaded;
     const gpc = (win.navigator as Navigator & { globalPrivacyControl?: unknown }).globalPrivacyControl === true;
-    const decision = decideOnLoad(readStoredChoice(embedCode), config.policyVersion, gpc);
-    // A choice made with no choice in force is the first banner's; any later one is a change of mind.
-    ui = mountBanner(
-      doc,
-      { ...config, position, theme },
-      (choice) => record(config, choice, consent ? 'reopened' : 'banner'),
-      () => consent != null,
-    );
+    const decision = decideOnLoad(readStoredChoice(embedCode), loaded.policyVersion, gpc);
+    ui.mount(loaded);
+    mounted = true;
     if (decision === 'ask') {
       ui.open(false);
-      outbox.push(IMPRESSION, buildImpression(embedCode, position, theme));
+      // An anonymous count can wait: the frame that shows the banner goes first.
+      afterNextPaint(win, () => outbox.push(IMPRESSION, buildImpression(embedCode, position, theme)));
     } else {
       ui.close();
-      if (decision === 'gpc') record(config, DECLINED, 'gpc');
+      if (decision === 'gpc') record(loaded, DECLINED, 'gpc');
       else apply(decision);
     }
     if (openRequested) ui.open(true);
@@ -118,7 +127,7 @@ export function startWidget(win: Window, script: Element | null): Promise<void> 
 
   win.Consentry = {
     open: guard(() => {
-      if (ui) ui.open(true);
+      if (mounted) ui.open(true);
       else openRequested = true;
     }),
     getConsent: () => consent,
@@ -130,7 +139,22 @@ export function startWidget(win: Window, script: Element | null): Promise<void> 
     if (doc.readyState === 'loading') doc.addEventListener('DOMContentLoaded', resolve);
     else resolve(0);
   });
-  return Promise.all([fetchConfig(host, embedCode), domReady])
-    .then(([config]) => init(config))
+  return Promise.all([configReady, domReady])
+    .then(([loaded]) => init(loaded))
     .catch(() => undefined);
+}
+
+/** Runs `fn` once the browser has painted the next frame, or after a second if no frame comes (a
+ * hidden tab paints none). */
+function afterNextPaint(win: Window, fn: () => void): void {
+  let done = false;
+  const run = guard(() => {
+    if (!done) {
+      done = true;
+      fn();
+    }
+  });
+  // A frame's callbacks run before it is painted; the task after them runs after.
+  win.requestAnimationFrame(() => win.setTimeout(run, 0));
+  win.setTimeout(run, 1000);
 }

@@ -338,7 +338,7 @@ describe('when ingest cannot commit the consent', () => {
     expect(page.win.localStorage.getItem(`consentry:queue:${EMBED_CODE}`)).toBeNull();
   });
 
-  it('retries on the next page load, before anything else', async () => {
+  it('retries on the next page load at once, without waiting for the config', async () => {
     const first = openPage();
     await start(first);
     first.collectStatus = 503;
@@ -347,8 +347,13 @@ describe('when ingest cannot commit the consent', () => {
     const eventId = first.collected('consent')[0]?.eventId;
 
     const next = openPage({ storageFrom: first });
-    await start(next);
-    expect(next.requests[0]?.url).toBe(`${HOST}/api/collect/consent`);
+    // The config never answers on this page.
+    next.configResponse = () => new Promise<Response>(() => {});
+    void startWidget(next.win, next.doc.querySelector('script[src$="widget.js"]'));
+    await settle();
+    const urls = next.requests.map((r) => r.url);
+    expect(urls[0]).toBe(`${HOST}/api/widget/config/${EMBED_CODE}`);
+    expect(urls[1]).toBe(`${HOST}/api/collect/consent`);
     expect(next.collected('consent')[0]?.eventId).toBe(eventId);
   });
 });
