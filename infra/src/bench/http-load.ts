@@ -1,0 +1,153 @@
+// A lean HTTP/1.1 load generator for benchmarks on this 2-core machine, where the load generator
+// shares the cores with the server it measures. Every request is serialised ahead of time (each may
+// carry its own body, e.g. a unique event id), so sending one is a single socket write; a response
+// is read by its status line and Content-Length and nothing else. A fixed number of requests, not a
+// duration: every request sent gets its answer counted, so stored rows can be compared with 2xx
+// answers exactly. (autocannon, measured on bench:ingest: ~57% of a core at 10,000 requests/s, with
+// a fresh request built per request; this: see `npm run bench:ingest`, which prints both.)
+import { connect, type Socket } from 'node:net';
+
+export interface HttpLoadOptions {
+  readonly host: string;
+  readonly port: number;
+  /** Keep-alive connections, each with one request in flight at a time. */
+  readonly connections: number;
+  /** Complete requests (request line, headers, body), sent in this order, each once. */
+  readonly requests: readonly Buffer[];
+}
+
+export interface HttpLoadResult {
+  readonly ok: number;
+  readonly non2xx: number;
+  /** Requests whose connection failed before the answer came (refused, reset, closed). */
+  readonly errors: number;
+  readonly durationSeconds: number;
+  /** 2xx answers per second. */
+  readonly perSecond: number;
+  /** Latencies of answered requests, ms. */
+  readonly p50: number;
+  readonly p99: number;
+}
+
+export interface RequestSpec {
+  readonly method: string;
+  /** The Host header, e.g. `127.0.0.1:3000`. */
+  readonly host: string;
+  readonly path: string;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly body?: string;
+}
+
+/** One serialised HTTP/1.1 request, with Host, Content-Length and keep-alive. */
+export function serialiseRequest({ method, host, path, headers = {}, body = '' }: RequestSpec): Buffer {
+  const payload = Buffer.from(body);
+  let head = `${method} ${path} HTTP/1.1\r\nhost: ${host}\r\nconnection: keep-alive\r\n`;
+  for (const [name, value] of Object.entries(headers)) head += `${name}: ${value}\r\n`;
+  head += `content-length: ${payload.length}\r\n\r\n`;
+  return Buffer.concat([Buffer.from(head, 'latin1'), payload]);
+}
+
+const HEADER_END = Buffer.from('\r\n\r\n');
+const CONTENT_LENGTH = /\r\ncontent-length:\s*(\d+)/i;
+
+/**
+ * Sends every request of `options.requests` and resolves when each has been answered or failed.
+ * Rejects on an answer it cannot read (no Content-Length, or more than was asked for).
+ */
+export function runHttpLoad(options: HttpLoadOptions): Promise<HttpLoadResult> {
+  const { requests } = options;
+  const latencies = new Float64Array(requests.length);
+  let answered = 0;
+  let next = 0;
+  let ok = 0;
+  let non2xx = 0;
+  let errors = 0;
+  let openConnections = 0;
+  const started = performance.now();
+
+  return new Promise((resolve, reject) => {
+    const sockets = new Set<Socket>();
+    let failed = false;
+    const fail = (error: Error) => {
+      failed = true;
+      for (const socket of sockets) socket.destroy();
+      reject(error);
+    };
+    const finishIfDone = () => {
+      if (openConnections > 0 || failed) return;
+      const durationSeconds = (performance.now() - started) / 1000;
+      const sorted = latencies.subarray(0, answered).sort();
+      const at = (p: number) => (answered === 0 ? Number.NaN : sorted[Math.min(answered - 1, Math.ceil((p / 100) * answered) - 1)]!);
+      resolve({ ok, non2xx, errors, durationSeconds, perSecond: ok / durationSeconds, p50: at(50), p99: at(99) });
+    };
+
+    const open = () => {
+      if (next >= requests.length || failed) return;
+      openConnections++;
+      const socket: Socket = connect({ host: options.host, port: options.port, noDelay: true });
+      sockets.add(socket);
+      let pending: Buffer | null = null;
+      let sentAt = 0;
+      let inFlight = false;
+      let connected = false;
+
+      const send = () => {
+        if (next >= requests.length) {
+          socket.end();
+          return;
+        }
+        inFlight = true;
+        sentAt = performance.now();
+        socket.write(requests[next++]!);
+      };
+
+      socket.on('connect', () => {
+        connected = true;
+        send();
+      });
+      socket.on('data', (chunk: Buffer) => {
+        const buffer = pending ? Buffer.concat([pending, chunk]) : chunk;
+        pending = null;
+        // One request in flight per connection: at most one answer is complete at a time.
+        const headerEnd = buffer.indexOf(HEADER_END);
+        if (headerEnd < 0) {
+          pending = buffer;
+          return;
+        }
+        const head = buffer.toString('latin1', 0, headerEnd);
+        const length = CONTENT_LENGTH.exec(head);
+        if (!length) return fail(new Error(`an answer without Content-Length: ${head.split('\r\n')[0]}`));
+        const total = headerEnd + HEADER_END.length + Number(length[1]);
+        if (buffer.length < total) {
+          pending = buffer;
+          return;
+        }
+        if (buffer.length > total) return fail(new Error('an answer arrived that was not asked for'));
+        const status = Number(head.slice(9, 12));
+        latencies[answered++] = performance.now() - sentAt;
+        inFlight = false;
+        if (status >= 200 && status < 300) ok++;
+        else non2xx++;
+        send();
+      });
+      socket.on('error', () => {
+        // Reported through 'close'.
+      });
+      socket.on('close', () => {
+        sockets.delete(socket);
+        openConnections--;
+        // A request whose connection died, or one that found no connection, fails; the rest go on.
+        if (inFlight || (!connected && next < requests.length)) {
+          if (!connected) next++;
+          errors++;
+          inFlight = false;
+          open();
+        }
+        finishIfDone();
+      });
+    };
+
+    for (let index = 0; index < Math.min(options.connections, requests.length); index++) open();
+    finishIfDone();
+  });
+}
