@@ -65,6 +65,25 @@ describe('the events table is append-only', () => {
   });
 });
 
+describe('recordedAt', () => {
+  it('is the row\'s recorded_at in UTC with milliseconds, as appended, read and read by stream', async () => {
+    const websiteId = randomUUID();
+    const [appended] = (await appendToStream(db.pool, `website-${websiteId}`, [websiteAdded(websiteId)])).stored;
+    // Whatever the session's time zone, the same instant comes back.
+    const client = await db.pool.connect();
+    try {
+      await client.query(`SET TIME ZONE 'America/St_Johns'`);
+      const [read] = await readStream(client, `website-${websiteId}`);
+      const { rows } = await db.pool.query<{ recorded_at: Date }>('SELECT recorded_at FROM events WHERE event_id = $1', [read!.eventId]);
+      expect(read!.recordedAt).toBe(rows[0]!.recorded_at.toISOString());
+      expect(appended?.recordedAt).toBe(read!.recordedAt);
+      expect((await readAll()).find((event) => event.eventId === read!.eventId)?.recordedAt).toBe(read!.recordedAt);
+    } finally {
+      client.release();
+    }
+  });
+});
+
 describe('when the same event id is appended twice', () => {
   it('a versioned stream stores it once and answers the retry without changing the version', async () => {
     const websiteId = randomUUID();
