@@ -293,7 +293,7 @@ describe('a consent receipt', () => {
     const { bannerTexts } = await import('@consentry/api');
     const banner = await readFile(fileURLToPath(new URL('../../../../widget/src/banner.ts', import.meta.url)), 'utf8');
     expect(banner).toContain(`'${bannerTexts.notice} '`);
-    expect(banner).toContain(`content.companyName + ' uses cookies'`);
+    expect(banner).toContain(`branding.companyName + ' uses cookies'`);
     expect(bannerTexts.heading('Acme')).toBe('Acme uses cookies');
     for (const label of bannerTexts.buttons) expect(banner).toContain(`'${label}'`);
     expect(banner).toContain(`'${bannerTexts.privacyLink}'`);
