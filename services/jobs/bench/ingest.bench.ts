@@ -7,12 +7,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '@consentry/infra';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { formatNumber, printVerdicts, sleep, summarise, type Verdict } from '@consentry/infra/bench';
 import { runHttpLoad, serialiseRequest } from '@consentry/infra/bench/http-load';
 import { createTestDatabase, freePort, launchChromium, serveStaticPages } from '@consentry/infra/testing';
 import { addTestWebsite, consentBodyFor, type TestWebsite } from '@consentry/ingest/testing';
-import { startSystem } from '../src/system';
 
 const { values: args } = parseArgs({
   options: {
@@ -27,6 +28,7 @@ const requests = Number(args.requests);
 const connections = Number(args.connections);
 const parts = new Set(args.only.split(','));
 const serverScript = fileURLToPath(new URL('./ingest-server.ts', import.meta.url));
+const cliScript = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 const origin = 'https://www.shop.example.test';
 
 async function startServer(mode: 'group' | 'naive', databaseUrl: string, website: TestWebsite): Promise<{ port: number; child: ChildProcess }> {
@@ -101,7 +103,28 @@ async function benchBanner(): Promise<Verdict[]> {
   const db = await createTestDatabase('bench_banner');
   const port = await freePort();
   const serviceUrl = `http://localhost:${port}`;
-  const system = await startSystem(loadConfig({ DATABASE_URL: db.connectionString, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: serviceUrl, LOG_LEVEL: 'warn', GEOIP: 'none' }));
+  // The whole product as it runs in production, `consentry start`, in a process of its own: not
+  // sharing an event loop with this harness and its Playwright client.
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'consentry-bench-'));
+  const system = spawn(process.execPath, ['--import', 'tsx', cliScript, 'start'], {
+    env: {
+      ...process.env,
+      DATABASE_URL: db.connectionString,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_URL: serviceUrl,
+      LOG_LEVEL: 'error',
+      GEOIP: 'none',
+      DATA_DIR: dataDir,
+      ADMIN_USERNAME: 'bench',
+      ADMIN_PASSWORD: 'bench admin password',
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    system.stdout?.on('data', (chunk: Buffer) => chunk.toString().includes('Consentry is running at') && resolve());
+    system.once('exit', (code) => reject(new Error(`consentry start exited with ${code}`)));
+  });
   const website = await addTestWebsite(db.pool, { companyName: 'Bench Bistro' });
   const page = (script: string) => `<!doctype html><html><head><title>Bistro</title></head><body><h1>Bench Bistro</h1>${script}</body></html>`;
   const site = await serveStaticPages({
@@ -152,7 +175,10 @@ async function benchBanner(): Promise<Verdict[]> {
   const widget = await measure('/widget');
   await browser.close();
   await site.close();
-  await system.stop();
+  const exited = new Promise((resolve) => system.once('exit', resolve));
+  system.kill('SIGTERM');
+  await exited;
+  rmSync(dataDir, { recursive: true, force: true });
   await db.drop();
   process.stdout.write(`  baseline (inline script shows a plain element): p50 ${baseline.p50.toFixed(1)} ms, p95 ${baseline.p95.toFixed(1)} ms\n`);
   process.stdout.write(`  widget.js (fetches its config, renders the banner): p50 ${widget.p50.toFixed(1)} ms, p95 ${widget.p95.toFixed(1)} ms, max ${widget.max.toFixed(1)} ms\n`);
