@@ -62,6 +62,8 @@ export function startWidget(win: Window, script: Element | null): Promise<void> 
   const { host, embedCode, position, theme } = snippet;
   // The banner waits for this answer: ask for it before anything else, storage included.
   const configReady = fetchConfig(host, embedCode);
+  // Handled here too: should start-up fail before the end, a 404 must not reach the page's handlers.
+  configReady.catch(() => undefined);
 
   const outbox = createOutbox(host, KEY_PREFIX + 'queue:' + embedCode);
   // Whatever an earlier page could not deliver is sent at once, without waiting for the config.
