@@ -75,9 +75,9 @@ export function startWidget(win: Window, script: Element | null): Promise<void> 
   const getVisitor = (): string => (visitorId = visitorId || getVisitorId());
   const tracker = createTracker(win, embedCode, outbox, getVisitor);
 
+  /** Set once the banner is mounted with it. */
   let config: WidgetConfig | undefined;
   let consent: Choice | null = null;
-  let mounted = false;
   let openRequested = false;
 
   const apply = (choice: Choice): void => {
@@ -110,11 +110,10 @@ export function startWidget(win: Window, script: Element | null): Promise<void> 
   );
 
   const init = (loaded: WidgetConfig): void => {
-    config = loaded;
     const gpc = (win.navigator as Navigator & { globalPrivacyControl?: unknown }).globalPrivacyControl === true;
     const decision = decideOnLoad(readStoredChoice(embedCode), loaded.policyVersion, gpc);
     ui.mount(loaded);
-    mounted = true;
+    config = loaded;
     if (decision === 'ask') {
       ui.open(false);
       // An anonymous count can wait: the frame that shows the banner goes first.
@@ -129,7 +128,7 @@ export function startWidget(win: Window, script: Element | null): Promise<void> 
 
   win.Consentry = {
     open: guard(() => {
-      if (mounted) ui.open(true);
+      if (config) ui.open(true);
       else openRequested = true;
     }),
     getConsent: () => consent,

@@ -31,16 +31,19 @@ const serverScript = fileURLToPath(new URL('./ingest-server.ts', import.meta.url
 const cliScript = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 const origin = 'https://www.shop.example.test';
 
+/** A TypeScript script of ours in a process of its own, once it printed `ready` on stdout. */
+async function spawnScript(script: string, args: string[], env: Record<string, string>, ready: string): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout?.on('data', (chunk: Buffer) => chunk.toString().includes(ready) && resolve());
+    child.once('exit', (code) => reject(new Error(`${path.basename(script)} ${args.join(' ')} exited with ${code}`)));
+  });
+  return child;
+}
+
 async function startServer(mode: 'group' | 'naive', databaseUrl: string, website: TestWebsite): Promise<{ port: number; child: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', serverScript], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), MODE: mode, WEBSITE_ID: website.id },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    child.stdout?.on('data', (chunk: Buffer) => chunk.toString().includes('READY') && resolve());
-    child.once('exit', (code) => reject(new Error(`ingest server exited with ${code}`)));
-  });
+  const child = await spawnScript(serverScript, [], { DATABASE_URL: databaseUrl, PORT: String(port), MODE: mode, WEBSITE_ID: website.id }, 'READY');
   return { port, child };
 }
 
@@ -106,9 +109,10 @@ async function benchBanner(): Promise<Verdict[]> {
   // The whole product as it runs in production, `consentry start`, in a process of its own: not
   // sharing an event loop with this harness and its Playwright client.
   const dataDir = mkdtempSync(path.join(tmpdir(), 'consentry-bench-'));
-  const system = spawn(process.execPath, ['--import', 'tsx', cliScript, 'start'], {
-    env: {
-      ...process.env,
+  const system = await spawnScript(
+    cliScript,
+    ['start'],
+    {
       DATABASE_URL: db.connectionString,
       PORT: String(port),
       HOST: '127.0.0.1',
@@ -119,12 +123,8 @@ async function benchBanner(): Promise<Verdict[]> {
       ADMIN_USERNAME: 'bench',
       ADMIN_PASSWORD: 'bench admin password',
     },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    system.stdout?.on('data', (chunk: Buffer) => chunk.toString().includes('Consentry is running at') && resolve());
-    system.once('exit', (code) => reject(new Error(`consentry start exited with ${code}`)));
-  });
+    'Consentry is running at',
+  );
   const website = await addTestWebsite(db.pool, { companyName: 'Bench Bistro' });
   const page = (script: string) => `<!doctype html><html><head><title>Bistro</title></head><body><h1>Bench Bistro</h1>${script}</body></html>`;
   const site = await serveStaticPages({
