@@ -132,6 +132,7 @@ export const exampleEventData: { readonly [T in EventType]: EventData<T> } = {
   ConsentsExported: {
     exportId: exampleIds.exportId,
     userId: exampleIds.userId,
+    exportedBy: exampleIds.userId,
     websiteId: null,
     format: 'csv',
     rowCount: 1_250,

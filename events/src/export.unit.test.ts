@@ -13,6 +13,21 @@ describe('a consent export', () => {
     ).toEqual([]);
   });
 
+  it('parses an admin’s export, recorded as the admin’s username', () => {
+    const byAdmin = { ...valid, userId: null, exportedBy: 'admin' };
+    expect(ConsentsExported.schema.parse(byAdmin)).toEqual(byAdmin);
+  });
+
+  it('parses an owner’s export written before exports named who made them', () => {
+    const { exportedBy: _exportedBy, ...older } = valid;
+    expect(failuresOf(ConsentsExportedData, older)).toEqual([]);
+  });
+
+  it('refuses an export that names nobody', () => {
+    const { exportedBy: _exportedBy, ...nobody } = { ...valid, userId: null };
+    expect(failuresOf(ConsentsExportedData, nobody)).toEqual([{ path: 'exportedBy', message: 'An export names who made it' }]);
+  });
+
   it.each([
     ['exportId', 'export-1', 'Invalid UUID'],
     ['userId', 'admin', 'Invalid UUID'],
@@ -21,6 +36,7 @@ describe('a consent export', () => {
     ['rowCount', -1, 'Too small: expected number to be >=0'],
     ['rowCount', 2.5, 'Invalid input: expected int, received number'],
     ['exportedAt', '07/05/2024', 'Invalid ISO datetime'],
+    ['exportedBy', '', 'Too small: expected string to have >=1 characters'],
   ])('refuses %s = %j', (field, value, message) => {
     expect(failuresOf(ConsentsExportedData, { ...valid, [field]: value })).toEqual([{ path: field, message }]);
   });

@@ -11,6 +11,9 @@ export const exportsProjection: Projection = {
     for (const event of events) {
       if (event.type !== 'ConsentsExported') continue;
       const { exportId, userId, websiteId, format, rowCount, exportedAt } = event.data;
+      // Recent Exports is an owner's list; an admin's export without an owner account is audited by
+      // its event in the ledger alone.
+      if (userId === null) continue;
       await tx.query({
         name: 'exports-record',
         text: `INSERT INTO consent_exports (export_id, user_id, website_id, format, row_count, exported_at)

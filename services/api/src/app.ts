@@ -1,10 +1,12 @@
 // The api service as a Fastify plugin: the owner and admin api, served from projections. The
 // composition root registers it beside ingest on one server; only the root listens.
 //
-// Layers, in order: schema compilers and the error handler; the Origin check for requests that change
-// data; cookies and Postgres-backed sessions; rate limiting (sign-ins); the OpenAPI document at
-// /api/docs, which sees every route registered after it; then the routes by area.
+// Layers, in order: schema compilers and the error handler; security headers (security-headers.ts) and
+// no-store on every JSON answer; the Origin check for requests that change data; cookies and
+// Postgres-backed sessions; rate limiting (sign-ins); the OpenAPI document at /api/docs, which sees
+// every route registered after it; then the routes by area.
 import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifySession from '@fastify/session';
 import fastifySwagger from '@fastify/swagger';
@@ -23,6 +25,7 @@ import { resolveSessionSecret } from './auth/session-secret';
 import { createPostgresSessionStore, pruneExpiredSessions } from './auth/session-store';
 import { brandingRoutes } from './branding/routes';
 import { apiErrorHandler } from './errors';
+import { securityHeaders } from './security-headers';
 import { createSignInCounter } from './metrics';
 import { seedSubscriptionPlans } from './plans/catalogue';
 import { planRoutes } from './plans/routes';
@@ -62,6 +65,8 @@ export interface ApiOptions {
 }
 
 export const sessionCookieName = 'consentry_session';
+/** The hash of the inline style Swagger UI's bundle inserts (web-csp.e2e.test.ts fails if it changes). */
+const swaggerUiStyleHash = "'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='";
 const defaultSessionLifetimeMs = 7 * 24 * 60 * 60 * 1000;
 const sessionPruneIntervalMs = 10 * 60 * 1000;
 
@@ -73,6 +78,17 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, options) =>
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(apiErrorHandler);
+
+  // Here, in the api's own context: the widget and collection endpoints beside it must stay embeddable.
+  await app.register(fastifyHelmet, securityHeaders({ publicUrl: options.publicUrl }));
+  // Api answers depend on who is signed in (the session cookie): no browser history or shared cache
+  // may keep one. Answers that choose their own caching (downloads, event streams) keep it.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (!reply.hasHeader('cache-control') && /^application\/json\b/.test(String(reply.getHeader('content-type') ?? ''))) {
+      reply.header('cache-control', 'no-store');
+    }
+    return payload;
+  });
 
   app.addHook('onRequest', createOriginGuard(options.publicUrl));
 
@@ -119,7 +135,11 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, options) =>
     transform: jsonSchemaTransform,
     transformObject: jsonSchemaTransformObject,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+  await app.register(fastifySwaggerUi, {
+    routePrefix: '/api/docs',
+    // Swagger UI's bundle inserts one fixed <style> element: allowed by its hash on these pages only.
+    transformStaticCSP: (header) => header.replace("style-src 'self'", `style-src 'self' ${swaggerUiStyleHash}`),
+  });
 
   if (options.seedPlans ?? true) await seedSubscriptionPlans(pool);
 

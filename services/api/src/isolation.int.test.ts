@@ -117,6 +117,13 @@ describe('an admin', () => {
     expect((await admin.request({ method: 'GET', url: '/api/stats/consents' })).json()).toMatchObject({ totalConsents: 4, declinedConsents: 2 });
     expect((await admin.request({ method: 'GET', url: '/api/consents?limit=1000' })).json()).toHaveLength(4);
   });
+
+  it('exports both owners’ consents, and the export is audited as the signed-in admin', async () => {
+    const response = await admin.request({ method: 'GET', url: '/api/export/consents?format=json' });
+    expect(response.json()).toHaveLength(4);
+    const { rows } = await db.pool.query(`SELECT data FROM events WHERE type = 'ConsentsExported' AND data->>'exportedBy' = 'root'`);
+    expect(rows.map((row) => row.data)).toEqual([expect.objectContaining({ userId: null, websiteId: null, format: 'json', rowCount: 4 })]);
+  });
 });
 
 describe('nobody signed in', () => {

@@ -1,24 +1,45 @@
 // Serves the built React app (web/dist) on the same origin as the api: hashed assets cached for
 // good, every other GET outside /api answered with index.html so the app's router decides (and
 // renders its own '404 Page Not Found'). Unknown /api paths stay JSON 404s.
-import { existsSync } from 'node:fs';
+//
+// Every answer carries the security headers (security-headers.ts). index.html is rendered per
+// response with the Content-Security-Policy's nonce in `<meta property="csp-nonce">`, where the app
+// and Vite's loader read it; so it is never cached with a validator (a 304 would pair an old page
+// with a new nonce).
+//
+// Encapsulated on purpose (no fastify-plugin): helmet stays in this context and the api's, and the
+// not-found handler set here still answers every path no other route matched.
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync } from 'fastify';
-import fp from 'fastify-plugin';
+import { securityHeaders } from './security-headers';
 
 export interface WebAppOptions {
   /** web/dist, built by `npm run build -w @consentry/web`. */
   readonly distDir: string;
+  /** PUBLIC_URL (https turns on HSTS and upgrade-insecure-requests). */
+  readonly publicUrl: string;
 }
 
-const serveWebApp: FastifyPluginAsync<WebAppOptions> = async (app, { distDir }) => {
-  const built = existsSync(path.join(distDir, 'index.html'));
-  if (built) {
+/** index.html with the response's nonce, for the app's run-time <style> elements. */
+function renderIndexHtml(template: string, nonce: string): string {
+  return template.replace('</head>', `  <meta property="csp-nonce" nonce="${nonce}" />\n  </head>`);
+}
+
+export const webAppPlugin: FastifyPluginAsync<WebAppOptions> = async (app, { distDir, publicUrl }) => {
+  await app.register(fastifyHelmet, securityHeaders({ publicUrl, nonces: true }));
+
+  const indexPath = path.join(distDir, 'index.html');
+  const indexTemplate = existsSync(indexPath) ? readFileSync(indexPath, 'utf8') : null;
+  if (indexTemplate !== null) {
     await app.register(fastifyStatic, {
       root: distDir,
       wildcard: false,
       index: false,
+      // index.html needs its nonce: it is only ever served by the handler below.
+      allowedPath: (pathName) => pathName !== '/index.html',
       setHeaders(response, filePath) {
         response.header('cache-control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
@@ -29,11 +50,9 @@ const serveWebApp: FastifyPluginAsync<WebAppOptions> = async (app, { distDir }) 
 
   app.setNotFoundHandler(async (request, reply) => {
     const pathname = request.url.split('?')[0] ?? '/';
-    if (request.method !== 'GET' || pathname.startsWith('/api/') || pathname === '/api' || !built) {
+    if (request.method !== 'GET' || pathname.startsWith('/api/') || pathname === '/api' || indexTemplate === null) {
       return reply.code(404).send({ error: { code: 'NOT_FOUND', message: `No route for ${request.method} ${pathname}` } });
     }
-    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(renderIndexHtml(indexTemplate, reply.cspNonce.style));
   });
 };
-
-export const webAppPlugin = fp(serveWebApp, { name: 'consentry-web-app', fastify: '5.x' });

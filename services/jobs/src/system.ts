@@ -160,7 +160,7 @@ export async function startSystem(config: Config): Promise<RunningSystem> {
       await app.register(receiptRoutes, { pool, resolveScope, publicUrl: config.publicUrl, sealKey: signer });
     },
   });
-  await http.register(webAppPlugin, { distDir: webAppDir() });
+  await http.register(webAppPlugin, { distDir: webAppDir(), publicUrl: config.publicUrl });
   await http.listen({ port: config.PORT, host: config.HOST });
 
   let stopped = false;

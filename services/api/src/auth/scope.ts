@@ -16,9 +16,9 @@ export async function websitesInScope(db: Queryable, viewer: Viewer): Promise<We
 export function createScopeResolver(pool: Db): ResolveScope {
   return async (request) => {
     const viewer = await getViewer(pool, request);
-    if (viewer.adminUsername) return { userId: viewer.user?.id ?? null, isAdmin: true, websiteIds: null };
+    if (viewer.adminUsername) return { userId: viewer.user?.id ?? null, isAdmin: true, adminUsername: viewer.adminUsername, websiteIds: null };
     if (!viewer.user) return null;
     const websites = await listWebsites(pool, viewer.user.id);
-    return { userId: viewer.user.id, isAdmin: false, websiteIds: websites.map((website) => website.id) };
+    return { userId: viewer.user.id, isAdmin: false, adminUsername: null, websiteIds: websites.map((website) => website.id) };
   };
 }

@@ -1,5 +1,6 @@
 // Export of consent records: only the owner's websites, streamed as CSV or JSON with a useful file
-// name, spreadsheet formulas neutralised, and every export recorded for Recent Exports.
+// name, spreadsheet formulas neutralised, and every export recorded: an owner's for Recent Exports, and
+// an admin's too, as the admin (an export of anyone's data is audited, by whoever).
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -132,5 +133,30 @@ describe('after exports', () => {
     ]);
     const { rows } = await db.pool.query(`SELECT data FROM events WHERE type = 'ConsentsExported' AND data->>'userId' = $1`, [owner]);
     expect(rows).toHaveLength(2);
+  });
+});
+
+describe('when an admin exports', () => {
+  it('records the export as the admin, for one website and for all', async () => {
+    const before = await db.pool.query(`SELECT count(*)::int AS count FROM consent_exports`);
+    const one = await app.inject({ method: 'GET', url: `/api/export/consents?format=csv&websiteId=${theirs.id}`, headers: { 'x-test-admin': '1' } });
+    expect(one.statusCode).toBe(200);
+    const all = await app.inject({ method: 'GET', url: '/api/export/consents?format=json', headers: { 'x-test-admin': '1' } });
+    expect(all.json()).toHaveLength(26);
+    const { rows } = await db.pool.query<{ data: Record<string, unknown>; metadata: Record<string, unknown>; stream_id: string }>(
+      `SELECT data, metadata, stream_id FROM events WHERE type = 'ConsentsExported' AND data->>'exportedBy' = 'admin' ORDER BY position`,
+    );
+    expect(rows.map((row) => [row.stream_id, row.data.userId, row.data.websiteId, row.data.format, row.data.rowCount, row.metadata.actor])).toEqual([
+      ['exports-admin-admin', null, theirs.id, 'csv', 5, 'admin'],
+      ['exports-admin-admin', null, null, 'json', 26, 'admin'],
+    ]);
+    // An admin without an owner account has no Recent Exports list; the ledger holds the record.
+    expect((await db.pool.query(`SELECT count(*)::int AS count FROM consent_exports`)).rows).toEqual(before.rows);
+  });
+
+  it('names the owner as the exporter of their own exports', async () => {
+    const { rows } = await db.pool.query(`SELECT data->>'exportedBy' AS exported_by FROM events WHERE type = 'ConsentsExported' AND data->>'userId' = $1`, [mine.ownerId]);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(new Set(rows.map((row) => row.exported_by))).toEqual(new Set([mine.ownerId]));
   });
 });

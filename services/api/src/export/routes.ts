@@ -1,7 +1,8 @@
 // GET /api/export/consents?format=csv|json[&websiteId=]: the consent records of the signed-in
-// owner's websites as a download, streamed from a server-side cursor so memory stays flat however
-// many records there are. Each export is recorded as an event (who exported which personal data,
-// when); GET /api/exports lists them (Recent Exports).
+// owner's websites (every website, for an admin) as a download, streamed from a server-side cursor so
+// memory stays flat however many records there are. Each export, by an owner or an admin, is recorded
+// as an event (who exported which personal data, when); GET /api/exports lists an owner's (Recent
+// Exports).
 import { randomUUID } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import { appendToStream, type Db } from '@consentry/infra';
@@ -9,7 +10,7 @@ import { exportsProjection, listRecentExports, listWebsites, type Website } from
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import Cursor from 'pg-cursor';
 import { z } from 'zod';
-import { canSeeWebsite, type ResolveScope } from '../scope/scope';
+import { canSeeWebsite, type OwnerScope, type ResolveScope } from '../scope/scope';
 import { csvLine } from './csv';
 
 export interface ExportOptions {
@@ -55,6 +56,14 @@ interface ExportRow {
   page_url: string | null;
 }
 
+/** Who an export is recorded as: a session with admin rights acts as the admin, else as the owner. */
+function exporterOf(scope: OwnerScope): string {
+  const exporter = scope.isAdmin ? scope.adminUsername : scope.userId;
+  // A scope names its principal; one that did not would be a bug in the resolver, not a request to serve unaudited.
+  if (exporter === null) throw new Error('An export scope names neither an owner nor an admin');
+  return exporter;
+}
+
 const errorAnswer = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
 
 export const exportRoutes: FastifyPluginAsyncZod<ExportOptions> = async (app, { pool, resolveScope, batchSize = 4000 }) => {
@@ -70,6 +79,7 @@ export const exportRoutes: FastifyPluginAsyncZod<ExportOptions> = async (app, { 
     async (request, reply) => {
       const scope = await resolveScope(request);
       if (!scope) return reply.code(401).send({ error: { code: 'UNAUTHENTICATED', message: 'Sign in to export data' } });
+      const exportedBy = exporterOf(scope);
       const { format, websiteId } = request.query;
       if (websiteId !== undefined && !canSeeWebsite(scope, websiteId)) {
         return reply.code(404).send({ error: { code: 'WEBSITE_NOT_FOUND', message: 'Website not found' } });
@@ -101,15 +111,20 @@ export const exportRoutes: FastifyPluginAsyncZod<ExportOptions> = async (app, { 
         finished = true;
         await cursor.close().catch(() => undefined);
         client.release();
-        // Recorded whether or not the download completed: personal data left the ledger either way.
-        if (scope.userId !== null) {
-          await appendToStream(
-            pool,
-            `exports-${scope.userId}`,
-            [{ type: 'ConsentsExported', data: { exportId: randomUUID(), userId: scope.userId, websiteId: websiteId ?? null, format, rowCount, exportedAt: new Date().toISOString() } }],
-            { inlineProjections: [exportsProjection] },
-          ).catch((error: unknown) => request.log.error({ err: error }, 'recording an export failed'));
-        }
+        // Recorded whether or not the download completed, and whoever exported: personal data left
+        // the ledger either way, and an admin's export (any owner's data) needs the record the most.
+        await appendToStream(
+          pool,
+          scope.userId !== null ? `exports-${scope.userId}` : `exports-admin-${exportedBy}`,
+          [
+            {
+              type: 'ConsentsExported',
+              data: { exportId: randomUUID(), userId: scope.userId, exportedBy, websiteId: websiteId ?? null, format, rowCount, exportedAt: new Date().toISOString() },
+              metadata: { actor: exportedBy },
+            },
+          ],
+          { inlineProjections: [exportsProjection] },
+        ).catch((error: unknown) => request.log.error({ err: error }, 'recording an export failed'));
       };
       const pump = async () => {
         try {

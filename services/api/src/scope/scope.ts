@@ -5,6 +5,8 @@ export interface OwnerScope {
   /** The signed-in owner; null for an admin session. */
   readonly userId: string | null;
   readonly isAdmin: boolean;
+  /** The signed-in admin's username (who an admin's actions are recorded as); null for an owner. */
+  readonly adminUsername: string | null;
   /** The websites this principal may see; null means every website (admins). */
   readonly websiteIds: readonly string[] | null;
 }
