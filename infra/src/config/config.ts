@@ -73,6 +73,14 @@ const envSchema = z
         .default('database'),
     ),
     INGEST_RATE_LIMIT_PER_MINUTE: wholeNumber(1, 10_000_000, 600),
+    /**
+     * Prometheus metrics are served on their own port, on loopback unless told otherwise: they name
+     * routes, sign-in counts and memory, nothing a visitor of PORT should read. 0 picks a free port.
+     */
+    METRICS_PORT: wholeNumber(0, 65535, 9464),
+    METRICS_HOST: z.preprocess(emptyToUndefined, z.string().min(1).max(255).default('127.0.0.1')),
+    /** When set, /metrics also asks for `Authorization: Bearer <METRICS_TOKEN>` (for a scraper on another host). */
+    METRICS_TOKEN: z.preprocess(emptyToUndefined, z.string().min(16, 'must be at least 16 characters').max(256, 'must be at most 256 characters').optional()),
   VERIFY_ALLOWED_HOSTS: z.preprocess(
     emptyToUndefined,
     z
@@ -117,9 +125,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const problems = parsed.error.issues.map((issue) => {
       const name = String(issue.path[0] ?? 'environment');
       const raw = env[name];
-      // Never echo secrets: a database or NATS URL may carry a password; secrets and passwords are ones.
+      // Never echo secrets: a database or NATS URL may carry a password; secrets, passwords and tokens are ones.
       const shown =
-        raw === undefined ? 'unset' : /URL$|SECRET|PASSWORD/.test(name) ? 'a value that was not accepted' : JSON.stringify(raw);
+        raw === undefined ? 'unset' : /URL$|SECRET|PASSWORD|TOKEN/.test(name) ? 'a value that was not accepted' : JSON.stringify(raw);
       return `${name}: ${issue.message} (got ${shown})`;
     });
     throw new ConfigError(problems);

@@ -91,3 +91,24 @@ describe('when sessions and the first admin are configured', () => {
     );
   });
 });
+
+describe('where the metrics are served', () => {
+  it('defaults to port 9464 on loopback, with no token', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ METRICS_PORT: 9464, METRICS_HOST: '127.0.0.1' });
+    expect(config.METRICS_TOKEN).toBeUndefined();
+  });
+
+  it('takes 0 for a free port, and a token of at least 16 characters', () => {
+    expect(loadConfig({ METRICS_PORT: '0', METRICS_HOST: '0.0.0.0', METRICS_TOKEN: 'a-long-scrape-token' })).toMatchObject({
+      METRICS_PORT: 0,
+      METRICS_HOST: '0.0.0.0',
+      METRICS_TOKEN: 'a-long-scrape-token',
+    });
+  });
+
+  it('refuses a short token without echoing it', () => {
+    expect(() => loadConfig({ METRICS_TOKEN: 'tiny-secret' })).toThrow('METRICS_TOKEN: must be at least 16 characters (got a value that was not accepted)');
+    expect(() => loadConfig({ METRICS_TOKEN: 'tiny-secret' })).not.toThrow(/tiny-secret/);
+  });
+});

@@ -1,7 +1,8 @@
 // The OpenAPI description at /api/docs (generated from the routes' zod schemas) and the Prometheus
-// metrics at /metrics.
+// metrics: counted on the product's port, served only by the metrics server (buildMetricsServer).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@consentry/infra/testing';
+import { buildMetricsServer, createMetricsRegistry } from './metrics';
 import { buildTestApi, registerOwner, type TestApi } from './testing/api-app';
 
 let db: TestDatabase;
@@ -102,15 +103,56 @@ describe('the metrics', () => {
     await api.app.inject({ method: 'GET', url: '/api/websites' });
     await owner.request({ method: 'DELETE', url: '/api/websites/7d9d2c52-1b8e-4b43-9a0e-3c2f1e0d9b8a' });
     await owner.request({ method: 'DELETE', url: '/api/websites/0a9d2c52-1b8e-4b43-9a0e-3c2f1e0d9b8b' });
-    const response = await api.app.inject({ method: 'GET', url: '/metrics' });
-    expect(response.statusCode).toBe(200);
-    expect(response.headers['content-type']).toContain('text/plain');
-    expect(response.body).toContain('consentry_http_requests_total{method="GET",route="/api/websites",status="401"} 1');
-    expect(response.body).toContain('consentry_http_requests_total{method="DELETE",route="/api/websites/:id",status="404"} 2');
-    expect(response.body).toContain('consentry_http_requests_total{method="POST",route="/api/auth/register",status="201"} 1');
-    expect(response.body).toContain('consentry_http_request_duration_seconds_bucket');
-    expect(response.body).toContain('consentry_sign_in_attempts_total{kind="user",outcome="success"} 1');
-    expect(response.body).toContain('consentry_process_cpu_user_seconds_total');
-    expect(response.body).not.toContain('7d9d2c52');
+    const body = await api.metrics();
+    expect(body).toContain('consentry_http_requests_total{method="GET",route="/api/websites",status="401"} 1');
+    expect(body).toContain('consentry_http_requests_total{method="DELETE",route="/api/websites/:id",status="404"} 2');
+    expect(body).toContain('consentry_http_requests_total{method="POST",route="/api/auth/register",status="201"} 1');
+    expect(body).toContain('consentry_http_request_duration_seconds_bucket');
+    expect(body).toContain('consentry_sign_in_attempts_total{kind="user",outcome="success"} 1');
+    expect(body).toContain('consentry_process_cpu_user_seconds_total');
+    expect(body).not.toContain('7d9d2c52');
+  });
+
+  it('are not served on the product’s port, to anyone', async () => {
+    const owner = await registerOwner(api.app);
+    for (const response of [await api.app.inject({ method: 'GET', url: '/metrics' }), await owner.request({ method: 'GET', url: '/metrics' })]) {
+      expect(response.statusCode).toBe(404);
+      expect(response.body).not.toContain('consentry_');
+    }
+  });
+});
+
+describe('the metrics server', () => {
+  it('serves the registry at /metrics, never stored', async () => {
+    const registry = createMetricsRegistry();
+    const server = await buildMetricsServer({ registry });
+    try {
+      const response = await server.inject({ method: 'GET', url: '/metrics' });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toContain('text/plain');
+      expect(response.headers['cache-control']).toBe('no-store');
+      expect(response.body).toContain('consentry_process_cpu_user_seconds_total');
+      expect((await server.inject({ method: 'GET', url: '/api/websites' })).statusCode).toBe(404);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('with a token, answers only a scrape that sends it', async () => {
+    const token = 'scrape-token-0123456789abcdef';
+    const server = await buildMetricsServer({ registry: createMetricsRegistry(), token });
+    try {
+      for (const authorization of [undefined, 'Bearer wrong-token', `Basic ${token}`, `Bearer ${token}x`, token]) {
+        const refused = await server.inject({ method: 'GET', url: '/metrics', headers: authorization === undefined ? {} : { authorization } });
+        expect(refused.statusCode).toBe(401);
+        expect(refused.headers['www-authenticate']).toContain('Bearer');
+        expect(refused.body).not.toContain('consentry_');
+      }
+      const allowed = await server.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${token}` } });
+      expect(allowed.statusCode).toBe(200);
+      expect(allowed.body).toContain('consentry_process_cpu_user_seconds_total');
+    } finally {
+      await server.close();
+    }
   });
 });

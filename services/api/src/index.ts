@@ -1,5 +1,5 @@
 export { apiPlugin, sessionCookieName, type ApiOptions, type ReadinessCheck } from './app';
-export { createLedgerMetrics, createMetricsRegistry, metricsPlugin, type MetricsOptions } from './metrics';
+export { buildMetricsServer, createLedgerMetrics, createMetricsRegistry, metricsPlugin, type MetricsOptions, type MetricsServerOptions } from './metrics';
 export { ensureInitialAdmin, saveAdmin, AdminInputError, defaultAdminUsername, type InitialAdminOptions, type InitialAdminOutcome } from './auth/admins';
 export { seedSubscriptionPlans, planCatalogue } from './plans/catalogue';
 export type { SignInLimits } from './auth/routes';

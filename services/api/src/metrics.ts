@@ -1,7 +1,13 @@
-// Prometheus metrics at /metrics (prom-client): requests by route pattern, method and status, their
-// durations, the process's own metrics, and whatever other parts register on the same registry
-// (sign-in attempts here; ingest batch sizes and projection lag in the composition root).
-import type { FastifyPluginAsync } from 'fastify';
+// Prometheus metrics (prom-client): requests by route pattern, method and status, their durations,
+// the process's own metrics, and whatever other parts register on the same registry (sign-in
+// attempts here; ingest batch sizes and projection lag in the composition root).
+//
+// They are counted on the product's port but served only by a server of their own
+// (buildMetricsServer, on METRICS_HOST:METRICS_PORT, loopback by default, optionally behind a bearer
+// token): route names, sign-in counters and memory are for the operator, not for anyone who can reach
+// the product.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import Fastify, { type FastifyInstance, type FastifyPluginAsync } from 'fastify';
 import fp from 'fastify-plugin';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
@@ -16,8 +22,8 @@ export interface MetricsOptions {
 }
 
 /**
- * Register at the root (it is wrapped with fastify-plugin), before the services, so every route of
- * the server is counted. Routes are labelled by their pattern (`/api/websites/:id`), never by the
+ * Counts the server's requests; serves nothing. Register at the root (it is wrapped with
+ * fastify-plugin), before the services, so every route of the server is counted. Routes are labelled by their pattern (`/api/websites/:id`), never by the
  * raw URL, so the number of series stays bounded.
  */
 const collectHttpMetrics: FastifyPluginAsync<MetricsOptions> = async (app, { registry }) => {
@@ -40,13 +46,36 @@ const collectHttpMetrics: FastifyPluginAsync<MetricsOptions> = async (app, { reg
     requests.inc({ method: request.method, route, status: String(reply.statusCode) });
     durations.observe({ method: request.method, route }, reply.elapsedTime / 1000);
   });
-
-  app.get('/metrics', async (_request, reply) => {
-    return reply.type(registry.contentType).send(await registry.metrics());
-  });
 };
 
 export const metricsPlugin = fp(collectHttpMetrics, { name: 'consentry-metrics', fastify: '5.x' });
+
+export interface MetricsServerOptions {
+  readonly registry: Registry;
+  /** METRICS_TOKEN: when set, a scrape must send `Authorization: Bearer <token>`. */
+  readonly token?: string;
+}
+
+/** Equal-length digests, so the comparison takes the same time whatever was sent. */
+const digestOf = (text: string) => createHash('sha256').update(text).digest();
+
+/** The metrics server (not yet listening): GET /metrics and nothing else. */
+export async function buildMetricsServer({ registry, token }: MetricsServerOptions): Promise<FastifyInstance> {
+  // No request log: a scraper every few seconds would drown the product's own lines.
+  const app = Fastify({ logger: false });
+  const expected = token === undefined ? null : digestOf(`Bearer ${token}`);
+  app.get('/metrics', async (request, reply) => {
+    if (expected && !timingSafeEqual(digestOf(request.headers.authorization ?? ''), expected)) {
+      return reply
+        .code(401)
+        .header('www-authenticate', 'Bearer realm="consentry metrics"')
+        .send({ error: { code: 'UNAUTHORIZED', message: 'Metrics need Authorization: Bearer <METRICS_TOKEN>' } });
+    }
+    return reply.type(registry.contentType).header('cache-control', 'no-store').send(await registry.metrics());
+  });
+  await app.ready();
+  return app;
+}
 
 /** Sign-in attempts by kind (user, admin) and outcome (success, failure, rate_limited). */
 export function createSignInCounter(registry: Registry) {

@@ -24,6 +24,7 @@ import {
 } from '@consentry/infra';
 import {
   apiPlugin,
+  buildMetricsServer,
   createLedgerMetrics,
   createMetricsRegistry,
   ensureInitialAdmin,
@@ -45,6 +46,8 @@ export interface RunningSystem {
   readonly notifier: ProjectionNotifier;
   readonly logger: Logger;
   readonly http: FastifyInstance;
+  /** Where Prometheus scrapes (METRICS_HOST:METRICS_PORT), e.g. http://127.0.0.1:9464/metrics. */
+  readonly metricsUrl: string;
   stop(): Promise<void>;
 }
 
@@ -162,6 +165,14 @@ export async function startSystem(config: Config): Promise<RunningSystem> {
   });
   await http.register(webAppPlugin, { distDir: webAppDir(), publicUrl: config.publicUrl });
   await http.listen({ port: config.PORT, host: config.HOST });
+  const metricsServer = await buildMetricsServer({ registry: metricsRegistry, ...(config.METRICS_TOKEN ? { token: config.METRICS_TOKEN } : {}) });
+  const metricsAddress = await metricsServer.listen({ port: config.METRICS_PORT, host: config.METRICS_HOST }).catch(async (error: unknown) => {
+    await http.close();
+    throw error;
+  });
+  if (!isLoopback(config.METRICS_HOST) && !config.METRICS_TOKEN) {
+    logger.warn({ component: 'metrics', host: config.METRICS_HOST }, 'Metrics are served beyond this machine without METRICS_TOKEN: anyone who reaches the port can read them');
+  }
 
   let stopped = false;
   return {
@@ -171,10 +182,11 @@ export async function startSystem(config: Config): Promise<RunningSystem> {
     notifier,
     logger,
     http,
+    metricsUrl: `${metricsAddress}/metrics`,
     async stop() {
       if (stopped) return;
       stopped = true;
-      await http.close();
+      await Promise.all([http.close(), metricsServer.close()]);
       await appender.close();
       await Promise.all([relay.stop(), sealer.stop(), ...projectors.map((projector) => projector.stop())]);
       await bus.close();
@@ -183,6 +195,10 @@ export async function startSystem(config: Config): Promise<RunningSystem> {
       await database.stop();
     },
   };
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || host.startsWith('127.');
 }
 
 /** Where the built widget is (widget/dist/widget.js, built by `npm run build -w @consentry/widget`). */

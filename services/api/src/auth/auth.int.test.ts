@@ -390,9 +390,9 @@ describe('when someone guesses passwords', () => {
       const blocked = await attempt(adminPassword);
       expect(blocked.statusCode).toBe(429);
       expect(blocked.json()).toEqual({ success: false, error: expect.stringMatching(/^Too many sign-in attempts/) });
-      const metrics = await limited.app.inject({ method: 'GET', url: '/metrics' });
-      expect(metrics.body).toContain('consentry_sign_in_attempts_total{kind="admin",outcome="rate_limited"} 1');
-      expect(metrics.body).toContain('consentry_sign_in_attempts_total{kind="admin",outcome="failure"} 2');
+      const metrics = await limited.metrics();
+      expect(metrics).toContain('consentry_sign_in_attempts_total{kind="admin",outcome="rate_limited"} 1');
+      expect(metrics).toContain('consentry_sign_in_attempts_total{kind="admin",outcome="failure"} 2');
     } finally {
       await limited.close();
     }

@@ -17,6 +17,8 @@ export interface TestApi {
   readonly app: FastifyInstance;
   /** Every log line the app wrote, as JSON text. */
   readonly logs: string[];
+  /** What the metrics server would answer a scrape with (Prometheus text). */
+  metrics(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -45,7 +47,7 @@ export async function buildTestApi(pool: Db, options: Partial<Omit<ApiOptions, '
     ...apiOptions,
   });
   await app.ready();
-  return { app, logs, close: () => app.close() };
+  return { app, logs, metrics: () => registry.metrics(), close: () => app.close() };
 }
 
 /** The session cookie a response set, as a Cookie header value (undefined when none was set). */

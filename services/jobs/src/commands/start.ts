@@ -9,6 +9,7 @@ export async function runStart(config: Config): Promise<number> {
   process.stdout.write(
     `\nConsentry is running at ${system.url}\n` +
       `  health: ${system.url}/healthz   readiness: ${system.url}/readyz\n` +
+      `  metrics: ${system.metricsUrl}\n` +
       `  ledger: ${where}, ${bus}\n` +
       `Press Ctrl+C to stop.\n\n`,
   );

@@ -29,7 +29,7 @@ beforeAll(async () => {
   const port = await freePort();
   serviceUrl = `http://localhost:${port}`;
   system = await startSystem(
-    loadConfig({ DATABASE_URL: db.connectionString, PORT: String(port), HOST: '127.0.0.1', PUBLIC_URL: serviceUrl, LOG_LEVEL: 'warn', GEOIP: 'none' }),
+    loadConfig({ DATABASE_URL: db.connectionString, PORT: String(port), HOST: '127.0.0.1', METRICS_PORT: '0', PUBLIC_URL: serviceUrl, LOG_LEVEL: 'warn', GEOIP: 'none' }),
   );
   website = await addTestWebsite(db.pool, { companyName: 'Trattoria Example' });
   await appendToStream(db.pool, `website-${website.id}`, [

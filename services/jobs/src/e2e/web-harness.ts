@@ -40,6 +40,7 @@ export async function startWebSystem(label: string): Promise<WebSystem> {
         DATABASE_URL: db.connectionString,
         PORT: String(port),
         HOST: '127.0.0.1',
+        METRICS_PORT: '0',
         PUBLIC_URL: url,
         LOG_LEVEL: 'warn',
         GEOIP: 'none',
