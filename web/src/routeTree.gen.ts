@@ -27,6 +27,7 @@ import { Route as AppSubscriptionRouteImport } from './routes/_app/subscription'
 import { Route as AppWebsiteAnalyticsRouteImport } from './routes/_app/website-analytics'
 import { Route as AppWebsitesRouteImport } from './routes/_app/websites'
 import { Route as AdminLoginRouteImport } from './routes/admin/login'
+import { Route as AdminPasswordRouteImport } from './routes/admin/password'
 import { Route as AppAdminUserManagementRouteImport } from './routes/_app/_admin/user-management'
 import { Route as AppAdminWebsiteEditorRouteImport } from './routes/_app/_admin/website-editor'
 import { Route as AppUserExportRouteImport } from './routes/_app/user/export'
@@ -129,6 +130,11 @@ const AdminLoginRoute = AdminLoginRouteImport.update({
   path: '/admin/login',
   getParentRoute: () => rootRouteImport,
 } as any)
+const AdminPasswordRoute = AdminPasswordRouteImport.update({
+  id: '/admin/password',
+  path: '/admin/password',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const AppAdminUserManagementRoute = AppAdminUserManagementRouteImport.update({
   id: '/user-management',
   path: '/user-management',
@@ -215,6 +221,7 @@ export interface FileRoutesByFullPath {
   '/website-analytics': typeof AppWebsiteAnalyticsRoute
   '/websites': typeof AppWebsitesRoute
   '/admin/login': typeof AdminLoginRoute
+  '/admin/password': typeof AdminPasswordRoute
   '/user-management': typeof AppAdminUserManagementRoute
   '/website-editor': typeof AppAdminWebsiteEditorRoute
   '/user/export': typeof AppUserExportRoute
@@ -246,6 +253,7 @@ export interface FileRoutesByTo {
   '/website-analytics': typeof AppWebsiteAnalyticsRoute
   '/websites': typeof AppWebsitesRoute
   '/admin/login': typeof AdminLoginRoute
+  '/admin/password': typeof AdminPasswordRoute
   '/user-management': typeof AppAdminUserManagementRoute
   '/website-editor': typeof AppAdminWebsiteEditorRoute
   '/user/export': typeof AppUserExportRoute
@@ -280,6 +288,7 @@ export interface FileRoutesById {
   '/_app/website-analytics': typeof AppWebsiteAnalyticsRoute
   '/_app/websites': typeof AppWebsitesRoute
   '/admin/login': typeof AdminLoginRoute
+  '/admin/password': typeof AdminPasswordRoute
   '/_app/_admin/user-management': typeof AppAdminUserManagementRoute
   '/_app/_admin/website-editor': typeof AppAdminWebsiteEditorRoute
   '/_app/user/export': typeof AppUserExportRoute
@@ -313,6 +322,7 @@ export interface FileRouteTypes {
     | '/website-analytics'
     | '/websites'
     | '/admin/login'
+    | '/admin/password'
     | '/user-management'
     | '/website-editor'
     | '/user/export'
@@ -344,6 +354,7 @@ export interface FileRouteTypes {
     | '/website-analytics'
     | '/websites'
     | '/admin/login'
+    | '/admin/password'
     | '/user-management'
     | '/website-editor'
     | '/user/export'
@@ -377,6 +388,7 @@ export interface FileRouteTypes {
     | '/_app/website-analytics'
     | '/_app/websites'
     | '/admin/login'
+    | '/admin/password'
     | '/_app/_admin/user-management'
     | '/_app/_admin/website-editor'
     | '/_app/user/export'
@@ -400,6 +412,7 @@ export interface RootRouteChildren {
   PrivacyRoute: typeof PrivacyRoute
   PrivacyPolicyRoute: typeof PrivacyPolicyRoute
   AdminLoginRoute: typeof AdminLoginRoute
+  AdminPasswordRoute: typeof AdminPasswordRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -528,6 +541,13 @@ declare module '@tanstack/react-router' {
       path: '/admin/login'
       fullPath: '/admin/login'
       preLoaderRoute: typeof AdminLoginRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/admin/password': {
+      id: '/admin/password'
+      path: '/admin/password'
+      fullPath: '/admin/password'
+      preLoaderRoute: typeof AdminPasswordRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/_app/_admin/user-management': {
@@ -698,6 +718,7 @@ const rootRouteChildren: RootRouteChildren = {
   PrivacyRoute: PrivacyRoute,
   PrivacyPolicyRoute: PrivacyPolicyRoute,
   AdminLoginRoute: AdminLoginRoute,
+  AdminPasswordRoute: AdminPasswordRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

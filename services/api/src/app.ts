@@ -17,6 +17,7 @@ import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, val
 import type { Registry } from 'prom-client';
 import { z } from 'zod';
 import { adminUserRoutes } from './admin/users-routes';
+import { adminPasswordRoutes } from './auth/admin-password-routes';
 import { createOriginGuard } from './auth/origin-guard';
 import { createPasswordHasher, type PasswordHashing } from './auth/passwords';
 import { authRoutes, defaultSignInLimits, type SignInLimits } from './auth/routes';
@@ -162,13 +163,15 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, options) =>
     },
   );
 
+  const hasher = createPasswordHasher(options.passwordHashing);
   await app.register(authRoutes, {
     pool,
-    hasher: createPasswordHasher(options.passwordHashing),
+    hasher,
     limits: options.signInLimits ?? defaultSignInLimits,
     cookieName: sessionCookieName,
     ...(options.metricsRegistry ? { onSignIn: createSignInCounter(options.metricsRegistry) } : {}),
   });
+  await app.register(adminPasswordRoutes, { pool, hasher });
   await app.register(websiteRoutes, { pool });
   await app.register(statsRoutes, { pool });
   await app.register(analyticsRoutes, { pool });

@@ -10,6 +10,8 @@ export const Route = createFileRoute('/_app')({
     if (!session.user && !session.admin) {
       throw redirect({ to: '/login', search: { redirect: location.href } });
     }
+    // An admin signed in with the generated first password may do nothing before replacing it.
+    if (session.admin?.mustChangePassword) throw redirect({ to: '/admin/password' });
     return { session };
   },
   component: AppLayout,

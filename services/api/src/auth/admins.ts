@@ -1,6 +1,8 @@
 // Admin accounts outside the HTTP api: the first admin at start (from ADMIN_USERNAME/ADMIN_PASSWORD,
 // or generated and printed once) and `consentry admin create`. A generated password goes to the
-// terminal through `print` (stdout), never to the log.
+// terminal through `print`: standard error, never standard output, which is the JSON log stream that
+// log collectors keep. And it is good for one sign-in only: that sign-in must choose a new password
+// (must_change_password) before the session can do anything as an admin.
 import { randomBytes } from 'node:crypto';
 import { adminUsernamePattern, withTransaction, type Db } from '@consentry/infra';
 import { adminExists, countAdmins, createAdminCredentialIfMissing, saveAdminCredential } from './credentials';
@@ -12,7 +14,7 @@ export interface InitialAdminOptions {
   /** ADMIN_USERNAME and ADMIN_PASSWORD; both or neither. */
   readonly username?: string;
   readonly password?: string;
-  /** Where a generated password is shown (default: stdout). */
+  /** Where a generated password is shown (default: standard error, the terminal; never the log on stdout). */
   readonly print?: (text: string) => void;
   readonly hasher?: PasswordHasher;
 }
@@ -26,7 +28,7 @@ export type InitialAdminOutcome = 'created-from-environment' | 'exists' | 'gener
  */
 export async function ensureInitialAdmin(pool: Db, options: InitialAdminOptions = {}): Promise<InitialAdminOutcome> {
   const hasher = options.hasher ?? createPasswordHasher();
-  const print = options.print ?? ((text: string) => void process.stdout.write(text));
+  const print = options.print ?? ((text: string) => void process.stderr.write(text));
   if (options.username !== undefined && options.password !== undefined) {
     const created = await createAdminCredentialIfMissing(pool, options.username, await hasher.hash(options.password));
     return created ? 'created-from-environment' : 'exists';
@@ -34,12 +36,13 @@ export async function ensureInitialAdmin(pool: Db, options: InitialAdminOptions 
   if ((await countAdmins(pool)) > 0) return 'admins-exist';
   const password = randomBytes(18).toString('base64url');
   // Two instances starting at once on an empty table: only the one whose insert wins prints.
-  const created = await createAdminCredentialIfMissing(pool, defaultAdminUsername, await hasher.hash(password));
+  const created = await createAdminCredentialIfMissing(pool, defaultAdminUsername, await hasher.hash(password), { mustChangePassword: true });
   if (!created) return 'admins-exist';
   print(
     `\nCreated the first admin. Sign in at /admin/login with\n` +
       `  username: ${defaultAdminUsername}\n  password: ${password}\n` +
-      `This password is shown only now. Change it with: consentry admin create --username ${defaultAdminUsername}\n\n`,
+      `This password is shown only now, and works once: the first sign-in asks for a new one.\n` +
+      `(Or set one yourself: consentry admin create --username ${defaultAdminUsername})\n\n`,
   );
   return 'generated';
 }

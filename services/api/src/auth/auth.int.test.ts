@@ -258,7 +258,7 @@ describe('when an admin signs in', () => {
     const cookie = sessionCookieOf(response);
     const me = await get('/api/admin/me', cookie);
     expect(me.statusCode).toBe(200);
-    expect(me.json()).toEqual({ username: 'root' });
+    expect(me.json()).toEqual({ username: 'root', mustChangePassword: false });
   });
 
   it.each([
@@ -303,7 +303,7 @@ describe('when an admin signs in', () => {
     const both = sessionCookieOf(response) ?? '';
     expect(sessionIdOf(both)).not.toBe(sessionIdOf(owner.cookie));
     expect((await get('/api/auth/user', both)).json().id).toBe(owner.id);
-    expect((await get('/api/admin/me', both)).json()).toEqual({ username: 'root' });
+    expect((await get('/api/admin/me', both)).json()).toEqual({ username: 'root', mustChangePassword: false });
     await clientWith(api.app, both).request({ method: 'POST', url: '/api/admin/logout' });
     expect((await get('/api/admin/me', both)).statusCode).toBe(401);
     expect((await get('/api/auth/user', both)).json().id).toBe(owner.id);

@@ -28,6 +28,17 @@ export async function findAdminPasswordHash(db: Queryable, username: string): Pr
   return rows[0]?.password_hash ?? null;
 }
 
+/** An admin's account state: null when there is no such admin. */
+export async function findAdminStatus(db: Queryable, username: string): Promise<{ readonly mustChangePassword: boolean } | null> {
+  const { rows } = await db.query<{ must_change_password: boolean }>({
+    name: 'find-admin-status',
+    text: 'SELECT must_change_password FROM admin_credentials WHERE username = $1',
+    values: [username],
+  });
+  const row = rows[0];
+  return row ? { mustChangePassword: row.must_change_password } : null;
+}
+
 export async function adminExists(db: Queryable, username: string): Promise<boolean> {
   const { rows } = await db.query({ name: 'admin-exists', text: 'SELECT 1 FROM admin_credentials WHERE username = $1', values: [username] });
   return rows.length > 0;
@@ -38,22 +49,30 @@ export async function countAdmins(db: Queryable): Promise<number> {
   return rows[0]?.count ?? 0;
 }
 
-/** Creates the admin, or sets a new password for an existing one. */
+/** Creates the admin, or sets a new password for an existing one (a password someone chose: no change required). */
 export async function saveAdminCredential(db: Queryable, username: string, passwordHash: string): Promise<void> {
   await db.query({
     name: 'save-admin-credential',
     text: `INSERT INTO admin_credentials (username, password_hash) VALUES ($1, $2)
-           ON CONFLICT (username) DO UPDATE SET password_hash = $2, updated_at = now()`,
+           ON CONFLICT (username) DO UPDATE SET password_hash = $2, must_change_password = false, updated_at = now()`,
     values: [username, passwordHash],
   });
 }
 
-/** Creates the admin only if the username is free; true when it was created. */
-export async function createAdminCredentialIfMissing(db: Queryable, username: string, passwordHash: string): Promise<boolean> {
+/**
+ * Creates the admin only if the username is free; true when it was created. A generated password is
+ * created with mustChangePassword: its first sign-in has to replace it.
+ */
+export async function createAdminCredentialIfMissing(
+  db: Queryable,
+  username: string,
+  passwordHash: string,
+  options: { readonly mustChangePassword?: boolean } = {},
+): Promise<boolean> {
   const result = await db.query({
     name: 'create-admin-credential',
-    text: 'INSERT INTO admin_credentials (username, password_hash) VALUES ($1, $2) ON CONFLICT (username) DO NOTHING',
-    values: [username, passwordHash],
+    text: 'INSERT INTO admin_credentials (username, password_hash, must_change_password) VALUES ($1, $2, $3) ON CONFLICT (username) DO NOTHING',
+    values: [username, passwordHash, options.mustChangePassword ?? false],
   });
   return (result.rowCount ?? 0) > 0;
 }

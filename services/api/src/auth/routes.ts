@@ -61,7 +61,12 @@ const adminLoginBody = z.object({ username: z.string().min(1).max(100), password
 const adminLoginAnswer = z
   .object({ success: z.boolean(), error: z.string().optional() })
   .meta({ id: 'AdminLoginAnswer', description: 'Spec section 3: success, and the error text when it failed' });
-const adminAnswer = z.object({ username: z.string() }).meta({ id: 'Admin' });
+const adminAnswer = z
+  .object({
+    username: z.string(),
+    mustChangePassword: z.boolean().meta({ description: 'Signed in with a generated password: POST /api/admin/password before anything else' }),
+  })
+  .meta({ id: 'Admin' });
 const successAnswer = z.object({ success: z.literal(true) });
 
 const invalidCredentials = 'Invalid credentials';
@@ -255,9 +260,10 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     '/api/admin/me',
     { schema: { tags: ['admin auth'], summary: 'The signed-in admin', response: { 200: adminAnswer, ...errorsFor(401) } } },
     async (request) => {
-      const { adminUsername } = await getViewer(pool, request);
-      if (!adminUsername) throw notSignedIn();
-      return { username: adminUsername };
+      const { adminUsername, pendingAdminUsername } = await getViewer(pool, request);
+      if (adminUsername) return { username: adminUsername, mustChangePassword: false };
+      if (pendingAdminUsername) return { username: pendingAdminUsername, mustChangePassword: true };
+      throw notSignedIn();
     },
   );
 };

@@ -4,7 +4,7 @@
 import type { Db, Queryable } from '@consentry/infra';
 import { listWebsites, type Website } from '@consentry/projections';
 import type { ResolveScope } from '../scope/scope';
-import { getViewer, type Viewer } from './viewer';
+import { getViewer, passwordChangeRequired, type Viewer } from './viewer';
 
 export async function websitesInScope(db: Queryable, viewer: Viewer): Promise<Website[]> {
   if (viewer.adminUsername) return listWebsites(db, null);
@@ -17,7 +17,10 @@ export function createScopeResolver(pool: Db): ResolveScope {
   return async (request) => {
     const viewer = await getViewer(pool, request);
     if (viewer.adminUsername) return { userId: viewer.user?.id ?? null, isAdmin: true, adminUsername: viewer.adminUsername, websiteIds: null };
-    if (!viewer.user) return null;
+    if (!viewer.user) {
+      if (viewer.pendingAdminUsername) throw passwordChangeRequired();
+      return null;
+    }
     const websites = await listWebsites(pool, viewer.user.id);
     return { userId: viewer.user.id, isAdmin: false, adminUsername: null, websiteIds: websites.map((website) => website.id) };
   };

@@ -4,13 +4,22 @@ import type { Queryable } from '@consentry/infra';
 import { getUser, type User } from '@consentry/projections';
 import type { FastifyRequest } from 'fastify';
 import { adminRequired, ApiError, notSignedIn } from '../errors';
-import { adminExists } from './credentials';
+import { findAdminStatus } from './credentials';
 import type {} from './session-store';
 
 export interface Viewer {
   readonly user: User | null;
   readonly adminUsername: string | null;
+  /**
+   * An admin signed in with a generated password that must be replaced first: no admin power at all
+   * until they have chosen a new one (POST /api/admin/password). Only /api/admin/me, that route and
+   * sign-out look at it.
+   */
+  readonly pendingAdminUsername?: string | null;
 }
+
+export const passwordChangeRequired = () =>
+  new ApiError(403, 'PASSWORD_CHANGE_REQUIRED', 'Choose a new password before going on: the one you signed in with was generated for the first sign-in');
 
 const viewers = new WeakMap<FastifyRequest, Promise<Viewer>>();
 
@@ -21,11 +30,12 @@ async function resolveViewer(db: Queryable, request: FastifyRequest): Promise<Vi
   const adminUsername = session?.adminUsername;
   const [user, admin] = await Promise.all([
     userId === undefined ? null : getUser(db, userId),
-    adminUsername === undefined ? false : adminExists(db, adminUsername),
+    adminUsername === undefined ? null : findAdminStatus(db, adminUsername),
   ]);
   return {
     user: user !== null && user.status === 'registered' && user.isActive ? user : null,
-    adminUsername: admin && adminUsername !== undefined ? adminUsername : null,
+    adminUsername: admin && !admin.mustChangePassword && adminUsername !== undefined ? adminUsername : null,
+    pendingAdminUsername: admin?.mustChangePassword && adminUsername !== undefined ? adminUsername : null,
   };
 }
 
@@ -47,7 +57,7 @@ export function forgetViewer(request: FastifyRequest): void {
 /** A signed-in owner or admin; 401 for nobody. */
 export async function requireViewer(db: Queryable, request: FastifyRequest): Promise<Viewer> {
   const viewer = await getViewer(db, request);
-  if (!viewer.user && !viewer.adminUsername) throw notSignedIn();
+  if (!viewer.user && !viewer.adminUsername) throw viewer.pendingAdminUsername ? passwordChangeRequired() : notSignedIn();
   return viewer;
 }
 

@@ -63,9 +63,10 @@ export function AdminLoginForm() {
 
     toast({ title: 'Login successful', description: 'Welcome back!' });
     // Refetch even a cached "nobody" answer, so the guard of the admin screens sees the new session.
-    await queryClient.fetchQuery({ ...currentAdminQueryOptions(), staleTime: 0 }).catch(() => null);
+    const admin = await queryClient.fetchQuery({ ...currentAdminQueryOptions(), staleTime: 0 }).catch(() => null);
     setBusy(false);
-    await navigate({ to: '/admin/websites' });
+    // The generated first-admin password works for one thing only: choosing a new one.
+    await navigate({ to: admin?.mustChangePassword ? '/admin/password' : '/admin/websites' });
   }
 
   return (

@@ -96,5 +96,16 @@ describe('admin login form', () => {
       expect(requests.map((request) => `${request.method} ${request.url}`)).toContain('GET /api/admin/me');
       expect(queryClient.getQueryData(['admin', 'me'])).toEqual({ username: 'admin' });
     });
+
+    it('goes to /admin/password instead when the password was the generated first one', async () => {
+      stubFetch({
+        'POST /api/admin/login': () => jsonResponse({ success: true }),
+        'GET /api/admin/me': () => jsonResponse({ username: 'admin', mustChangePassword: true }),
+      });
+      const { router, queryClient } = renderInApp(<AdminLoginForm />);
+      queryClient.setQueryData(['admin', 'me'], null);
+      await fillAndSubmit();
+      await waitFor(() => expect(router.state.location.pathname).toBe('/admin/password'));
+    });
   });
 });

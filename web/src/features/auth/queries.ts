@@ -16,6 +16,8 @@ export interface SessionUser {
 
 export interface AdminSession {
   username: string;
+  /** Signed in with the generated first-admin password: /admin/password before anything else. */
+  mustChangePassword?: boolean;
 }
 
 export interface Session {
