@@ -5,11 +5,48 @@ import { z } from 'zod';
 /** An id the system or the widget generated: an RFC 9562 UUID. */
 export const uuid = z.uuid();
 
+/** The widest UTC offset in use anywhere (UTC+14, Line Islands; UTC-12). */
+export const maxUtcOffsetMinutes = 14 * 60;
+
+const dateTimeParts = /^(\d{4})-\d{2}-\d{2}T[^Z+-]*(?:Z|([+-])(\d{2}):?(\d{2}))$/;
+
+/**
+ * Whether an ISO 8601 date-time names a real instant that every reader (Postgres `timestamptz`
+ * included) can store: a calendar year 0001–9999 and an offset within ±14:00. Postgres refuses year
+ * 0000 and offsets past ±15:59; accepting them once let one anonymous request wedge a read model.
+ * `repairedInstant` uses the same rule for events already in a log.
+ */
+export function isStorableInstant(value: string): boolean {
+  const parts = dateTimeParts.exec(value);
+  if (!parts || !Number.isFinite(Date.parse(value))) return false;
+  const year = Number(parts[1]);
+  if (year < 1 || year > 9999) return false;
+  if (parts[2] === undefined) return true;
+  return Number(parts[3]) * 60 + Number(parts[4]) <= maxUtcOffsetMinutes && Number(parts[4]) < 60;
+}
+
 /**
  * An instant as an ISO 8601 date-time string (`2024-05-01T12:00:00.000Z`; an offset is allowed because
- * the visitor's clock reports one). The length bound stops unbounded fractional seconds.
+ * the visitor's clock reports one). The length bound stops unbounded fractional seconds; the
+ * refinement keeps out what parses as a date-time but is no storable instant (isStorableInstant).
  */
-export const isoDateTime = z.iso.datetime({ offset: true }).max(40);
+export const isoDateTime = z.iso
+  .datetime({ offset: true })
+  .max(40)
+  .refine(isStorableInstant, { error: 'Expected a date-time in the years 0001 to 9999 with a UTC offset within ±14:00' });
+
+/** A calendar day `YYYY-MM-DD` in the years 0001–9999 (what a date picker or a query string sends). */
+export const isoDay = z.iso
+  .date({ error: 'Expected a date as YYYY-MM-DD' })
+  .refine((value) => value >= '0001-01-01', { error: 'Expected a date in the years 0001 to 9999' });
+
+/**
+ * For an event already in a log from before isoDateTime refused them: the instant to use when a
+ * browser's date-time cannot be stored (the time the server received it, which is always one).
+ */
+export function repairedInstant(value: string, receivedAt: string): string {
+  return isStorableInstant(value) ? value : receivedAt;
+}
 
 export const websiteId = uuid;
 export const userId = uuid;

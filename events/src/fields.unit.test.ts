@@ -5,7 +5,10 @@ import {
   imageDataUrl,
   ipAddress,
   isoDateTime,
+  isoDay,
+  isStorableInstant,
   maxImageDataUrlLength,
+  repairedInstant,
   uuid,
   webUrl,
 } from './fields';
@@ -131,5 +134,40 @@ describe('a web URL', () => {
 describe('a uuid', () => {
   it('refuses a string that is not a UUID', () => {
     expect(failuresOf(uuid, 'not-a-uuid')).toEqual([{ path: '', message: 'Invalid UUID' }]);
+  });
+});
+
+describe('an instant from a browser or an api caller', () => {
+  it.each(['0001-01-01T00:00:00Z', '9999-12-31T23:59:59.999Z', '2026-05-01T12:00:00+14:00', '2026-05-01T12:00:00-12:00', '2026-05-01T12:00:00.123456-14:00'])(
+    'accepts %s',
+    (value) => {
+      expect(failuresOf(isoDateTime, value)).toEqual([]);
+      expect(isStorableInstant(value)).toBe(true);
+    },
+  );
+
+  it.each(['0000-01-01T00:00:00Z', '2026-05-01T12:00:00+16:00', '2026-05-01T12:00:00+23:59', '2026-05-01T12:00:00+14:01', '2026-05-01T12:00:00-15:00'])(
+    'refuses %s, which Postgres cannot store or no place on Earth uses',
+    (value) => {
+      expect(failuresOf(isoDateTime, value)).toEqual([
+        { path: '', message: 'Expected a date-time in the years 0001 to 9999 with a UTC offset within ±14:00' },
+      ]);
+      expect(isStorableInstant(value)).toBe(false);
+    },
+  );
+
+  it('repairs an unstorable instant already in a log to the receive time, and keeps a good one', () => {
+    expect(repairedInstant('0000-01-01T00:00:00Z', '2026-05-01T12:00:00.000Z')).toBe('2026-05-01T12:00:00.000Z');
+    expect(repairedInstant('2026-05-01T12:00:00+23:59', '2026-05-01T12:00:00.000Z')).toBe('2026-05-01T12:00:00.000Z');
+    expect(repairedInstant('2026-04-30T08:00:00+02:00', '2026-05-01T12:00:00.000Z')).toBe('2026-04-30T08:00:00+02:00');
+  });
+});
+
+describe('a calendar day', () => {
+  it('accepts 0001-01-01 to 9999-12-31 and refuses year 0000', () => {
+    expect(failuresOf(isoDay, '0001-01-01')).toEqual([]);
+    expect(failuresOf(isoDay, '9999-12-31')).toEqual([]);
+    expect(failuresOf(isoDay, '0000-01-01')).toEqual([{ path: '', message: 'Expected a date in the years 0001 to 9999' }]);
+    expect(failuresOf(isoDay, '2026-13-01')).toEqual([{ path: '', message: 'Expected a date as YYYY-MM-DD' }]);
   });
 });

@@ -2,6 +2,8 @@
 export * from './config/config';
 export * from './db/pool';
 export { migrateDatabase } from './db/migrate';
+export { isTransientDatabaseError } from './db/errors';
+export { findUnsafeText, unsafeTextReason, withSafeText, UnsafeTextError, type UnsafeText } from './http/safe-text';
 export * from './event-store';
 export * from './ledger';
 export * from './bus';

@@ -31,3 +31,18 @@ export class InvalidEventIdError extends Error {
     this.name = 'InvalidEventIdError';
   }
 }
+
+/**
+ * The database refused this one event's data (not the database being down): retrying it as it is
+ * cannot succeed. Callers answer it as the caller's mistake, never as an outage.
+ */
+export class EventRefusedError extends Error {
+  readonly code = 'EVENT_REFUSED';
+  constructor(
+    readonly eventId: string,
+    cause: unknown,
+  ) {
+    super(`The event store refused event ${eventId}: its data cannot be stored`, { cause });
+    this.name = 'EventRefusedError';
+  }
+}

@@ -8,6 +8,8 @@ import {
   appendToStream,
   ConcurrencyError,
   createGroupCommitAppender,
+  EventRefusedError,
+  StoreUnavailableError,
   readCommittedEvents,
   readStream,
   startOfLog,
@@ -267,5 +269,35 @@ describe('when a long write transaction is open', () => {
     } finally {
       blocker.release();
     }
+  });
+});
+
+describe('when one event in a group-commit batch holds data the database refuses', () => {
+  it('fails only that event; everyone else in the batch is stored and acknowledged', async () => {
+    const websiteId = randomUUID();
+    // Past the edge's guards on purpose: what Postgres itself refuses (NUL in jsonb, a lone surrogate).
+    const hostile = new Map([
+      [7, 'en\u0000US'],
+      [23, '\ud800'],
+      [41, 'de\udfff'],
+    ]);
+    const appender = createGroupCommitAppender(db.pool, { maxBatchSize: 60, maxWaitMs: 50, maxConcurrentBatches: 1 });
+    const requests = Array.from({ length: 60 }, (_, index) => {
+      const language = hostile.get(index);
+      return consentAppendRequest({ websiteId, ...(language === undefined ? {} : { language }) });
+    });
+    const outcomes = await Promise.allSettled(requests.map((request) => appender.append(request)));
+    await appender.close();
+
+    const refused = outcomes.flatMap((outcome, index) => (outcome.status === 'rejected' ? [index] : []));
+    expect(refused).toEqual([...hostile.keys()]);
+    for (const index of refused) {
+      const reason = (outcomes[index] as PromiseRejectedResult).reason;
+      expect(reason).toBeInstanceOf(EventRefusedError);
+      expect(reason).not.toBeInstanceOf(StoreUnavailableError);
+    }
+    expect(outcomes.filter((outcome) => outcome.status === 'fulfilled').every((outcome) => outcome.value.status === 'stored')).toBe(true);
+    const { rows } = await db.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM events WHERE data->>'websiteId' = $1", [websiteId]);
+    expect(rows[0]!.n).toBe(57);
   });
 });

@@ -3,9 +3,10 @@
 // document expanded by jsonb_to_recordset), which is one transaction; each caller's promise settles only after its batch committed,
 // so an answered consent is a durable consent. Consent streams carry no version: idempotency by
 // event id is the only check, and a retried event is reported as a duplicate, not stored twice.
+import { isTransientDatabaseError } from '../db/errors';
 import type { Db } from '../db/pool';
 import { prepareEvent } from './append';
-import { StoreUnavailableError } from './errors';
+import { EventRefusedError, StoreUnavailableError } from './errors';
 import type { NewEvent } from './types';
 
 export interface GroupCommitOptions {
@@ -112,7 +113,14 @@ export function createGroupCommitAppender(pool: Db, options: GroupCommitOptions 
         options.onBatchCommitted?.(batch.length, performance.now() - started);
         settle(batch, storedIds);
       })
-      .catch((error: unknown) => {
+      .catch(async (error: unknown) => {
+        if (batch.length > 1 && !isTransientDatabaseError(error)) {
+          // The database is up but refused the batch: one event's data is at fault (a value that
+          // passed validation but not Postgres). Each event is written on its own, so only that
+          // one fails and everyone else in the batch gets their acknowledgement.
+          await writeOneByOne(pool, batch);
+          return;
+        }
         const failure = new StoreUnavailableError('The event store could not commit the events', { cause: error });
         for (const pending of batch) pending.reject(failure);
       })
@@ -164,6 +172,21 @@ async function writeBatch(pool: Db, batch: readonly Pending[]): Promise<Set<stri
     values: [`[${rows.join(',')}]`],
   });
   return new Set(inserted.map((row) => row.event_id));
+}
+
+/** After a batch the database refused: each event in its own transaction, settled on its own. */
+async function writeOneByOne(pool: Db, batch: readonly Pending[]): Promise<void> {
+  for (const pending of batch) {
+    try {
+      settle([pending], await writeBatch(pool, [pending]));
+    } catch (error) {
+      pending.reject(
+        isTransientDatabaseError(error)
+          ? new StoreUnavailableError('The event store could not commit the events', { cause: error })
+          : new EventRefusedError(pending.eventId, error),
+      );
+    }
+  }
 }
 
 function settle(batch: readonly Pending[], storedIds: Set<string>): void {

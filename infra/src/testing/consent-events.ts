@@ -10,6 +10,8 @@ export interface ConsentEventInput {
   readonly receivedAt?: string;
   readonly visitorId?: string;
   readonly eventId?: string;
+  /** The visitor's language tag as sent (tests use it to carry hostile text past the edge). */
+  readonly language?: string;
 }
 
 export function consentEvent(input: ConsentEventInput): NewEvent & { eventId: string } {
@@ -19,7 +21,7 @@ export function consentEvent(input: ConsentEventInput): NewEvent & { eventId: st
     visitorId: input.visitorId ?? randomUUID(),
     source: 'banner' as const,
     policyVersion: '1',
-    language: 'en-US',
+    language: input.language ?? 'en-US',
     pageUrl: 'https://www.example.com/',
     ipAddress: '203.0.113.7',
     userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36',

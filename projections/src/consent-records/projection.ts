@@ -1,6 +1,7 @@
 // Consent records: one row per consent choice with everything the ledger recorded about it, for
 // recent activity, export and proof. Written with one insert per batch; a replayed event is a
 // conflict on its event id and changes nothing.
+import { repairedInstant } from '@consentry/events';
 import type { DbTransaction, StoredEvent } from '@consentry/infra';
 import type { Projection } from '../projection';
 
@@ -22,7 +23,8 @@ export const consentRecordsProjection: Projection = {
           source: data.source,
           policy_version: data.policyVersion,
           received_at: data.receivedAt,
-          occurred_at: data.occurredAt,
+          // Logs written before the edge refused unstorable date-times may hold one (year 0000, +16:00).
+          occurred_at: repairedInstant(data.occurredAt, data.receivedAt),
           ip_address: data.ipAddress,
           user_agent: data.userAgent,
           device_class: data.deviceClass,

@@ -11,7 +11,7 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import fastifySession from '@fastify/session';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import type { Db } from '@consentry/infra';
+import { withSafeText, type Db } from '@consentry/infra';
 import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Registry } from 'prom-client';
@@ -76,7 +76,7 @@ const readinessAnswer = z.object({ status: z.enum(['ready', 'not ready']), check
 
 export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, options) => {
   const { pool } = options;
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(withSafeText(validatorCompiler));
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(apiErrorHandler);
 

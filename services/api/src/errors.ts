@@ -2,7 +2,7 @@
 // with the status that fits. The caller's mistakes are 4xx with a clear message; a 5xx says only that
 // something failed on our side, and the real cause goes to the log.
 import { DecisionError, InvalidEventError, UnknownEventTypeError, type DecisionErrorKind } from '@consentry/events';
-import { ConcurrencyError, StoreUnavailableError } from '@consentry/infra';
+import { ConcurrencyError, EventRefusedError, StoreUnavailableError } from '@consentry/infra';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 
@@ -100,6 +100,10 @@ export function describeError(error: FastifyError | Error): DescribedError | nul
 export function apiErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   const described = describeError(error);
   if (described) return reply.code(described.statusCode).send(errorBody(described.code, described.message));
+  if (error instanceof EventRefusedError) {
+    request.log.warn({ err: error.cause ?? error, eventId: error.eventId }, 'ledger refused an event');
+    return reply.code(400).send(errorBody('INVALID_EVENT', 'The request contains a value the ledger cannot store'));
+  }
   if (error instanceof StoreUnavailableError) {
     request.log.warn({ err: error.cause ?? error }, 'ledger unavailable');
     return reply.code(503).header('retry-after', '2').send(errorBody('LEDGER_UNAVAILABLE', 'The ledger is unavailable; try again shortly'));

@@ -2,7 +2,7 @@
 // Bodies are JSON sent as text/plain (what sendBeacon sends) or application/json, at most 4 KB;
 // every request is rate-limited per client IP (behind TRUSTED_PROXIES, the forwarded address).
 import rateLimit from '@fastify/rate-limit';
-import type { Db, GroupCommitAppender } from '@consentry/infra';
+import { withSafeText, type Db, type GroupCommitAppender } from '@consentry/infra';
 import type { FastifyPluginAsync } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import { clientIp, decorateClientIp } from './client-ip';
@@ -26,7 +26,7 @@ export interface IngestOptions {
 export const maxBodyBytes = 4096;
 
 export const ingestPlugin: FastifyPluginAsync<IngestOptions> = async (app, options) => {
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(withSafeText(validatorCompiler));
   // Answers are built here from the service's own values: their zod schemas type them at compile
   // time, and at run time JSON.stringify is all they need. fastify-type-provider-zod's serializer
   // first encodes each answer through its schema (~8 µs of every consent request in the profile).

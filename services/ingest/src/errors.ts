@@ -2,7 +2,7 @@
 // message, an unavailable ledger is 503 (the widget keeps the event and retries), and anything else
 // is a 500 whose internal message never leaves the server.
 import { InvalidEventError, UnknownEventTypeError } from '@consentry/events';
-import { StoreUnavailableError } from '@consentry/infra';
+import { EventRefusedError, StoreUnavailableError } from '@consentry/infra';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 
 export class IngestError extends Error {
@@ -38,6 +38,10 @@ export function ingestErrorHandler(error: FastifyError, request: FastifyRequest,
   if (error.validation) return reply.code(400).send(errorBody('INVALID_REQUEST', describeValidation(error)));
   if (error instanceof InvalidEventError || error instanceof UnknownEventTypeError) {
     return reply.code(400).send(errorBody('INVALID_EVENT', error.message));
+  }
+  if (error instanceof EventRefusedError) {
+    request.log.warn({ err: error.cause ?? error, eventId: error.eventId }, 'ledger refused an event');
+    return reply.code(400).send(errorBody('INVALID_EVENT', 'The event contains a value the ledger cannot store'));
   }
   if (error instanceof StoreUnavailableError) {
     request.log.warn({ err: error.cause ?? error }, 'ledger unavailable');

@@ -155,6 +155,14 @@ describe('when a request is malformed, oversized or hostile', () => {
     ['a body over 4 KB', () => ({ body: consentBodyFor(website, { pageUrl: 'https://shop.example.test/'.padEnd(4200, 'a') }) }), 413, 'BODY_TOO_LARGE'],
     ['a body over 4 KB as application/json', () => ({ body: consentBodyFor(website, { pageUrl: 'x'.repeat(5000) }), headers: { 'content-type': 'application/json' } }), 413, 'BODY_TOO_LARGE'],
     ['a bad timestamp', () => ({ body: consentBodyFor(website, { occurredAt: 'yesterday' }) }), 400, 'INVALID_REQUEST'],
+    ['a NUL character in the language', () => ({ body: consentBodyFor(website, { language: 'en\u0000US' }) }), 400, 'INVALID_REQUEST'],
+    ['an unpaired surrogate in the page URL', () => ({ body: consentBodyFor(website, { pageUrl: 'https://shop.example.test/\ud800' }) }), 400, 'INVALID_REQUEST'],
+    ['an unpaired surrogate in the visitor id', () => ({ body: consentBodyFor(website, { visitorId: 'v\udc00' }) }), 400, 'INVALID_REQUEST'],
+    ['a timestamp in year 0000', () => ({ body: consentBodyFor(website, { occurredAt: '0000-01-01T00:00:00Z' }) }), 400, 'INVALID_REQUEST'],
+    ['a timestamp in year 10000', () => ({ body: consentBodyFor(website, { occurredAt: '+010000-01-01T00:00:00Z' }) }), 400, 'INVALID_REQUEST'],
+    ['a UTC offset of +16:00', () => ({ body: consentBodyFor(website, { occurredAt: '2026-05-01T12:00:00+16:00' }) }), 400, 'INVALID_REQUEST'],
+    ['a UTC offset of +23:59', () => ({ body: consentBodyFor(website, { occurredAt: '2026-05-01T12:00:00+23:59' }) }), 400, 'INVALID_REQUEST'],
+    ['a UTC offset of -14:01', () => ({ body: consentBodyFor(website, { occurredAt: '2026-05-01T12:00:00-14:01' }) }), 400, 'INVALID_REQUEST'],
     ['a form body', () => ({ body: 'embedCode=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415, 'UNSUPPORTED_MEDIA_TYPE'],
   ];
 
@@ -166,6 +174,30 @@ describe('when a request is malformed, oversized or hostile', () => {
     expect(response.json()).toMatchObject({ error: { code } });
     expect(response.json().error.message.length).toBeGreaterThan(5);
     expect(await eventCount()).toBe(before);
+  });
+
+  it('names the field that holds a NUL character', async () => {
+    const response = await postConsent(consentBodyFor(website, { language: 'en\u0000US' }));
+    expect(response.json().error.message).toContain('language');
+    expect(response.json().error.message).toContain('NUL');
+  });
+
+  it('names occurredAt and the accepted range when the instant cannot be stored', async () => {
+    const response = await postConsent(consentBodyFor(website, { occurredAt: '2026-05-01T12:00:00+16:00' }));
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.message).toContain('occurredAt');
+    expect(response.json().error.message).toContain('0001 to 9999');
+  });
+
+  it('records a visitor clock running ahead as the receive time; one running behind as sent', async () => {
+    const ahead = consentBodyFor(website, { occurredAt: new Date(Date.now() + 3 * 86_400_000).toISOString() });
+    const behind = consentBodyFor(website, { occurredAt: '2026-01-02T03:04:05+14:00' });
+    expect((await postConsent(ahead)).statusCode).toBe(201);
+    expect((await postConsent(behind)).statusCode).toBe(201);
+    const [aheadEvent] = await storedEvents(ahead.eventId);
+    expect(aheadEvent!.data.occurredAt).toBe(aheadEvent!.data.receivedAt);
+    const [behindEvent] = await storedEvents(behind.eventId);
+    expect(behindEvent!.data.occurredAt).toBe('2026-01-02T03:04:05+14:00');
   });
 
   it('a fuzzed consent endpoint never answers 5xx', async () => {

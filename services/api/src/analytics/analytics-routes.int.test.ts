@@ -67,6 +67,11 @@ describe('GET /api/analytics/website/:websiteId', () => {
     expect(backwards.json().error.message).toContain('startDate must not be after endDate');
     expect((await owner.request({ method: 'GET', url: `/api/analytics/website/${website.id}?startDate=2020-01-01&endDate=2026-01-01` })).statusCode).toBe(400);
     expect((await owner.request({ method: 'GET', url: `/api/analytics/website/${website.id}?startDate=yesterday` })).statusCode).toBe(400);
+    for (const query of ['startDate=0000-01-01&endDate=0000-01-20', 'startDate=0000-12-31&endDate=0001-01-01', 'endDate=0000-01-01']) {
+      const yearZero = await owner.request({ method: 'GET', url: `/api/analytics/website/${website.id}?${query}` });
+      expect(yearZero.statusCode, query).toBe(400);
+      expect(yearZero.json().error.message).toContain('0001 to 9999');
+    }
   });
 
   it('refuses another owner’s website and anonymous callers', async () => {

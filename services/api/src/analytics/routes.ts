@@ -1,6 +1,7 @@
 // Site analytics and recommendations over the viewer's websites (spec sections 3 and 7), from the
 // analytics, consent-dimension and consent-stats read models: a range is a sum over daily rows,
 // never a scan of raw events. A website outside the viewer's scope is a 404, like a missing one.
+import { isoDay } from '@consentry/events';
 import type { Db } from '@consentry/infra';
 import { getAllRecommendationReports, getRecommendationReport, getSiteAnalytics } from '@consentry/projections';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -11,7 +12,7 @@ import { requireViewer } from '../auth/viewer';
 import { ApiError } from '../errors';
 import { errorsFor, uuidParam } from '../schemas';
 
-const day = z.iso.date({ error: 'Expected a date as YYYY-MM-DD' });
+const day = isoDay;
 const maxRangeDays = 366;
 const dayMs = 86_400_000;
 

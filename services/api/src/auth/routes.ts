@@ -5,7 +5,7 @@
 // id (the old one stops working: no session fixation). Owner and admin sign-ins can share one
 // session cookie; signing out of one keeps the other.
 import { emailAddress } from '@consentry/events';
-import type { Db } from '@consentry/infra';
+import { UnsafeTextError, type Db } from '@consentry/infra';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -222,7 +222,12 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
         const described = describeError(error);
         if (!described) request.log.error({ err: error }, 'admin sign-in failed');
         const statusCode = adminLoginFailureStatuses.find((status) => status === described?.statusCode) ?? (described ? 400 : 500);
-        const message = described?.code === 'INVALID_REQUEST' ? 'Username and password are required' : (described?.message ?? 'Something went wrong on our side');
+        const message =
+          error instanceof UnsafeTextError
+            ? `Invalid request: ${error.message}`
+            : described?.code === 'INVALID_REQUEST'
+              ? 'Username and password are required'
+              : (described?.message ?? 'Something went wrong on our side');
         return reply.code(statusCode).send({ success: false, error: message });
       },
     },

@@ -71,6 +71,7 @@ export const collectRoutes: FastifyPluginAsyncZod<CollectOptions> = async (app, 
       const ip = normaliseIp(clientIp(request));
       // Located from the full address; stored minimised when the website says so.
       const location = await geo.locate(ip, request.headers);
+      const receivedAt = isoTimestamp();
       const data = {
         websiteId: website.id,
         visitorId: body.visitorId,
@@ -85,8 +86,11 @@ export const collectRoutes: FastifyPluginAsyncZod<CollectOptions> = async (app, 
         city: location.city,
         email: null,
         occurredAt: body.occurredAt,
-        receivedAt: isoTimestamp(),
+        receivedAt,
       };
+      // A choice cannot have been made after it arrived: a visitor's clock running ahead is
+      // recorded as the receive time (one that runs behind, or an outbox sending late, is kept).
+      if (Date.parse(data.occurredAt) > Date.parse(receivedAt)) data.occurredAt = receivedAt;
       const result = await append(
         consentStreamId(website.id, body.visitorId),
         body.choice === 'accepted'
