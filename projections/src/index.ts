@@ -16,6 +16,15 @@ export * from './projection';
 export { startRelay, type Relay, type RelayOptions } from './relay/relay';
 export { startProjector, applyProjectionBatch, type Projector, type ProjectorOptions } from './runtime/projector';
 export { replayProjection, type ReplayOptions, type ReplayProgress, type ReplaySummary } from './runtime/replay';
+export {
+  applyOrPark,
+  countOpenDeadLetters,
+  listDeadLetters,
+  retryDeadLetters,
+  type DeadLetter,
+  type ListDeadLettersOptions,
+  type RetryOutcome,
+} from './runtime/dead-letters';
 export { subjectOf, filterSubjectFor } from './runtime/bus-encoding';
 export { consentStatsProjection } from './consent-stats/projection';
 export * from './consent-stats/queries';

@@ -9,6 +9,6 @@ export {
   type GroupCommitAppender,
   type GroupCommitOptions,
 } from './group-commit';
-export { readCommittedEvents, readCommittedHead, readHorizon, readStream, type ReadCommittedOptions } from './read';
+export { readCommittedEvents, readCommittedHead, readEvent, readHorizon, readStream, type ReadCommittedOptions } from './read';
 export { readCheckpoint, writeCheckpoint, lockCheckpoint, shareCheckpoint, projectionCheckpointName } from './checkpoints';
 export { eventColumns, toStoredEvent, type EventRow } from './rows';

@@ -73,3 +73,13 @@ export async function readStream(db: Queryable, streamId: string): Promise<Store
   });
   return rows.map(toStoredEvent);
 }
+
+/** One event by its id, as it now stands in the log; null when it is not there (or no longer). */
+export async function readEvent(db: Queryable, eventId: string): Promise<StoredEvent | null> {
+  const { rows } = await db.query<EventRow>({
+    name: 'read-event',
+    text: `SELECT ${eventColumns} FROM events WHERE event_id = $1`,
+    values: [eventId],
+  });
+  return rows[0] ? toStoredEvent(rows[0]) : null;
+}

@@ -2,7 +2,9 @@
 // projection is active (advisory lock). On becoming active it subscribes to the bus first, then
 // catches up from the Postgres log, then applies what the bus delivers. Every batch and the
 // checkpoint commit in one transaction, and anything at or before the checkpoint is skipped, so
-// redelivery, a restart or a replay running beside it never counts an event twice.
+// redelivery, a restart or a replay running beside it never counts an event twice. An event the
+// projection cannot apply is set aside as a dead letter (dead-letters.ts) and the projector goes
+// on: it never retries one poisoned batch forever.
 import {
   isAfter,
   lockCheckpoint,
@@ -17,6 +19,7 @@ import {
 import type pg from 'pg';
 import { checkpointNameOf, type Projection } from '../projection';
 import { filterSubjectFor, fromBusMessage } from './bus-encoding';
+import { applyOrPark, describeProjectionError, type ApplyOutcome } from './dead-letters';
 import { acquireLeadership, sleep } from './leadership';
 
 export interface ProjectorOptions {
@@ -28,6 +31,8 @@ export interface ProjectorOptions {
   readonly batchSize?: number;
   /** Called after each committed batch with the new checkpoint (metrics, SSE, tests). */
   readonly onAdvanced?: (checkpoint: Checkpoint, applied: readonly StoredEvent[]) => void;
+  /** Called with each event set aside as a dead letter (counted in metrics). */
+  readonly onParked?: (event: StoredEvent) => void;
 }
 
 export interface Projector {
@@ -52,7 +57,18 @@ export function startProjector(options: ProjectorOptions): Projector {
     };
     const apply = (events: readonly StoredEvent[]) =>
       applyProjectionBatch(client, projection, events).then((advanced) => {
-        if (advanced) options.onAdvanced?.(advanced.checkpoint, advanced.applied);
+        if (!advanced) return;
+        for (const { event, error, newly } of advanced.parked) {
+          // Once per event: a parked event is past the checkpoint and never comes back here.
+          if (newly) {
+            log.error(
+              { eventId: event.eventId, eventType: event.type, position: event.position, error: describeProjectionError(error) },
+              'an event could not be projected; set aside as a dead letter (consentry dead-letters)',
+            );
+          }
+          options.onParked?.(event);
+        }
+        options.onAdvanced?.(advanced.checkpoint, advanced.applied);
       });
 
     // Subscribing before reading the log leaves no window: whatever the catch-up does not see is
@@ -120,13 +136,15 @@ export function startProjector(options: ProjectorOptions): Projector {
 
 /**
  * Applies the events after the projection's checkpoint and moves the checkpoint, in one
- * transaction. Returns what was applied, or null when everything was at or before the checkpoint.
+ * transaction; events the projection cannot apply are parked as dead letters in the same
+ * transaction. Returns what was applied and parked, or null when everything was at or before the
+ * checkpoint. Throws only when the database itself failed (the batch is then retried as it is).
  */
 export async function applyProjectionBatch(
   db: pg.ClientBase,
   projection: Projection,
   events: readonly StoredEvent[],
-): Promise<{ checkpoint: Checkpoint; applied: StoredEvent[] } | null> {
+): Promise<({ checkpoint: Checkpoint } & ApplyOutcome) | null> {
   if (events.length === 0) return null;
   const name = checkpointNameOf(projection);
   await db.query('BEGIN');
@@ -137,13 +155,13 @@ export async function applyProjectionBatch(
       await db.query('COMMIT');
       return null;
     }
-    const applied = fresh.filter((event) => projection.canHandle.includes(event.type));
-    if (applied.length > 0) await projection.apply(applied, db);
+    const handled = fresh.filter((event) => projection.canHandle.includes(event.type));
+    const { applied, parked } = await applyOrPark(db, projection, handled);
     const last = fresh[fresh.length - 1]!;
     const advanced = { transactionId: last.transactionId, position: last.position };
     await writeCheckpoint(db, name, advanced);
     await db.query('COMMIT');
-    return { checkpoint: advanced, applied };
+    return { checkpoint: advanced, applied, parked };
   } catch (error) {
     await db.query('ROLLBACK').catch(() => undefined);
     throw error;

@@ -11,6 +11,7 @@ import { lockCheckpoint, readCommittedEvents, startOfLog, writeCheckpoint, type 
  */
 export const replayWriterApplicationName = 'consentry replay writer';
 import { checkpointNameOf, resetReadModel, type Projection } from '../projection';
+import { applyOrPark, resolveAllForReplay } from './dead-letters';
 
 export interface ReplayProgress {
   readonly events: number;
@@ -25,6 +26,8 @@ export interface ReplaySummary {
   readonly durationMs: number;
   readonly eventsPerSecond: number;
   readonly checkpoint: Checkpoint;
+  /** Events set aside as dead letters because the projection could not apply them. */
+  readonly parked: number;
 }
 
 export interface ReplayOptions {
@@ -53,11 +56,14 @@ export async function replayProjection(pool: Db, projection: Projection, options
   await writer.query('SELECT set_config($1, $2, false)', ['application_name', replayWriterApplicationName]);
   let events = 0;
   let batches = 0;
+  let parked = 0;
   let checkpoint: Checkpoint = startOfLog;
   try {
     await writer.query('BEGIN');
     await lockCheckpoint(writer, checkpointNameOf(projection));
     await resetReadModel(projection, writer);
+    // The whole log is applied again: what still fails is parked again below, the rest resolved.
+    await resolveAllForReplay(writer, projection.name);
     const read = (after: Checkpoint) => readCommittedEvents(reader, after, { limit: batchSize, types: projection.canHandle });
     // Reading the next batch overlaps applying this one: the reader and writer are two connections.
     let next = read(checkpoint);
@@ -67,7 +73,7 @@ export async function replayProjection(pool: Db, projection: Projection, options
       const last = batch[batch.length - 1]!;
       checkpoint = { transactionId: last.transactionId, position: last.position };
       next = batch.length === batchSize ? read(checkpoint) : Promise.resolve([]);
-      await projection.apply(batch, writer);
+      parked += (await applyOrPark(writer, projection, batch)).parked.length;
       events += batch.length;
       batches++;
       options.onProgress?.({ events, total: Math.max(total, events) });
@@ -94,5 +100,6 @@ export async function replayProjection(pool: Db, projection: Projection, options
     durationMs,
     eventsPerSecond: durationMs > 0 ? (events / durationMs) * 1000 : events,
     checkpoint,
+    parked,
   };
 }

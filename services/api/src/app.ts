@@ -16,6 +16,7 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Registry } from 'prom-client';
 import { z } from 'zod';
+import { adminDeadLetterRoutes } from './admin/dead-letters-routes';
 import { adminUserRoutes } from './admin/users-routes';
 import { adminPasswordRoutes } from './auth/admin-password-routes';
 import { createOriginGuard } from './auth/origin-guard';
@@ -179,5 +180,6 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, options) =>
   await app.register(brandingRoutes, { pool });
   await app.register(siteContentRoutes, { pool });
   await app.register(adminUserRoutes, { pool });
+  await app.register(adminDeadLetterRoutes, { pool });
   await options.extraRoutes?.({ app, resolveScope: createScopeResolver(pool) });
 };

@@ -60,6 +60,8 @@ const ownedOperations = [
   ['put', '/api/admin/users/{userId}'],
   ['delete', '/api/admin/users/{userId}'],
   ['post', '/api/admin/users/invite'],
+  ['get', '/api/admin/dead-letters'],
+  ['post', '/api/admin/dead-letters/retry'],
   ['get', '/healthz'],
   ['get', '/readyz'],
 ] as const;

@@ -93,7 +93,12 @@ export function createSignInCounter(registry: Registry) {
  * times on the ingest path, and per projector the lag between an event's append and its
  * projection (what dashboards wait for).
  */
-export function createLedgerMetrics(registry: Registry) {
+export interface LedgerMetricsOptions {
+  /** Open dead letters per projection, read when scraped (the database is the truth across processes). */
+  readonly openDeadLetters?: () => Promise<ReadonlyMap<string, number>>;
+}
+
+export function createLedgerMetrics(registry: Registry, options: LedgerMetricsOptions = {}) {
   const batchSize = new Histogram({
     name: 'consentry_ingest_batch_size',
     help: 'Events per group-commit batch',
@@ -118,7 +123,31 @@ export function createLedgerMetrics(registry: Registry) {
     labelNames: ['projection'] as const,
     registers: [registry],
   });
+  const parkedEvents = new Counter({
+    name: 'consentry_projection_parked_events_total',
+    help: 'Events a projection could not apply and set aside as dead letters, by projection',
+    labelNames: ['projection'] as const,
+    registers: [registry],
+  });
+  const { openDeadLetters } = options;
+  if (openDeadLetters) {
+    new Gauge({
+      name: 'consentry_projection_dead_letters',
+      help: 'Events set aside by a projection and not yet resolved (consentry dead-letters), by projection',
+      labelNames: ['projection'] as const,
+      registers: [registry],
+      async collect() {
+        this.reset();
+        // A scrape must not fail because the database is briefly away: the gauge is left empty then.
+        const counts = await openDeadLetters().catch(() => new Map<string, number>());
+        for (const [projection, count] of counts) this.set({ projection }, count);
+      },
+    });
+  }
   return {
+    observeParked(projection: string) {
+      parkedEvents.inc({ projection });
+    },
     observeIngestBatch(size: number, durationMs: number) {
       batchSize.observe(size);
       batchDuration.observe(durationMs / 1000);

@@ -116,6 +116,24 @@ describe('with DATABASE_URL', () => {
     expect(tamperedJson.code).toBe(1);
     expect(JSON.parse(tamperedJson.stdout)).toMatchObject({ ok: false });
   });
+
+  it('replay and dead-letters retry answer 1 while an event cannot be projected; list answers 0 and shows it', async () => {
+    // Written past the edge's validation (as an older version could have): consent_records cannot store it.
+    const poisoned = randomUUID();
+    const data = { ...consentAppendRequest({ websiteId }).event.data, websiteId: 'not-a-website' };
+    await db.pool.query(`INSERT INTO events (event_id, stream_id, type, schema_version, data) VALUES ($1, 'consent-cli-poisoned', 'ConsentGiven', 1, $2)`, [
+      poisoned,
+      JSON.stringify(data),
+    ]);
+    const replay = await consentry(['replay', '--projection', 'consent-records'], env);
+    expect(replay).toMatchObject({ code: 1, stdout: expect.stringContaining('Replayed consent-records'), stderr: expect.stringContaining('1 events could not be applied') });
+    const list = await consentry(['dead-letters', 'list', '--json'], env);
+    expect(list.code).toBe(0);
+    expect(JSON.parse(list.stdout)).toEqual([expect.objectContaining({ projection: 'consent-records', eventId: poisoned, resolvedAt: null })]);
+    expect(await consentry(['dead-letters', 'retry'], env)).toMatchObject({ code: 1, stdout: expect.stringContaining('1 still failing') });
+    expect((await consentry(['dead-letters', 'bury'], env)).code).toBe(2);
+    expect((await consentry(['dead-letters', '--projection', 'no-such-projection'], env)).code).toBe(2);
+  });
 });
 
 describe('on the embedded default (no DATABASE_URL)', () => {

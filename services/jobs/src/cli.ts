@@ -6,6 +6,7 @@
 // 78 configuration error (EX_CONFIG). services/jobs/src/cli.e2e.test.ts runs each as a subprocess.
 import { ConfigError, loadConfig } from '@consentry/infra';
 import { runAdmin } from './commands/admin';
+import { runDeadLetters } from './commands/dead-letters';
 import { runReceipt, runSeal, runVerify } from './commands/ledger';
 import { runPurge } from './commands/purge';
 import { runSubject } from './commands/subject';
@@ -18,7 +19,11 @@ const usage = `Usage: consentry <command> [options]
 Commands:
   start                       start the whole product on PORT (default 3000)
   migrate                     apply database migrations and exit
-  replay [--projection NAME]  rebuild one projection (or all) from the event log
+  replay [--projection NAME]  rebuild one projection (or all) from the event log; exits 1 when
+                              some events could not be applied (set aside as dead letters)
+  dead-letters [list|retry] [--projection NAME] [--all] [--json]
+                              events a projection set aside; retry applies them again once fixed
+                              (retry exits 1 when some still fail)
   seal                        seal everything committed so far (start also seals every few seconds)
   verify [--public-key FILE] [--json]
                               recompute every seal from the log; name the first mismatch
@@ -52,6 +57,8 @@ async function main(argv: readonly string[]): Promise<number> {
       return runMigrate(config);
     case 'replay':
       return runReplay(config, rest);
+    case 'dead-letters':
+      return runDeadLetters(config, rest);
     case 'admin':
       return runAdmin(config, rest);
     case 'seal':

@@ -36,7 +36,7 @@ import {
   webAppPlugin,
 } from '@consentry/api';
 import { createGeoLocator, ingestPlugin } from '@consentry/ingest';
-import { asyncProjections, startProjector, startRelay, type Projector, type Relay } from '@consentry/projections';
+import { asyncProjections, countOpenDeadLetters, startProjector, startRelay, type Projector, type Relay } from '@consentry/projections';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 
 export interface RunningSystem {
@@ -99,7 +99,7 @@ export async function startSystem(config: Config): Promise<RunningSystem> {
   // The first admin: ADMIN_USERNAME / ADMIN_PASSWORD, or a generated password printed once.
   await ensureInitialAdmin(pool, { username: config.ADMIN_USERNAME, password: config.ADMIN_PASSWORD });
   const metricsRegistry = createMetricsRegistry();
-  const ledgerMetrics = createLedgerMetrics(metricsRegistry);
+  const ledgerMetrics = createLedgerMetrics(metricsRegistry, { openDeadLetters: () => countOpenDeadLetters(pool) });
   const bus = await openBus(config);
   const notifier = await openNotifier(config);
   const signer = await loadOrCreateSealSigner(config.sealKeyFile);
@@ -117,6 +117,7 @@ export async function startSystem(config: Config): Promise<RunningSystem> {
       subjectPrefix: config.NATS_SUBJECT_PREFIX,
       projection,
       logger,
+      onParked: () => ledgerMetrics.observeParked(projection.name),
       onAdvanced: (_checkpoint, applied) => {
         ledgerMetrics.observeProjected(projection.name, applied);
         const websiteIds = websitesOf(applied);

@@ -267,3 +267,34 @@ describe('when an admin deletes a user', () => {
     expect(again.id).not.toBe(owner.id);
   });
 });
+
+describe('events a projection set aside', () => {
+  it('are listed for admins only, and a retry that still fails keeps them open', async () => {
+    const eventId = randomUUID();
+    // Parked by hand, as a projector does (projections/src/runtime/dead-letters.int.test.ts covers parking itself).
+    await db.pool.query(
+      `INSERT INTO projection_dead_letters (projection, event_id, transaction_id, position, stream_id, type, error)
+       VALUES ('consent-records', $1, '1'::xid8, 1, 'consent-x', 'ConsentGiven', 'invalid input syntax for type uuid (SQLSTATE 22P02)')`,
+      [eventId],
+    );
+    const listed = await admin.request({ method: 'GET', url: '/api/admin/dead-letters' });
+    expect(listed.statusCode).toBe(200);
+    expect(listed.headers['cache-control']).toBe('no-store');
+    expect(listed.json()).toEqual([
+      expect.objectContaining({ projection: 'consent-records', eventId, eventType: 'ConsentGiven', attempts: 1, resolvedAt: null }),
+    ]);
+    expect((await admin.request({ method: 'GET', url: '/api/admin/dead-letters?projection=nonsense' })).statusCode).toBe(400);
+
+    // The event is not in this log (as after a purge): the retry resolves it as gone.
+    const retried = await admin.request({ method: 'POST', url: '/api/admin/dead-letters/retry', payload: {} });
+    expect(retried.json()).toEqual({ applied: 0, gone: 1, stillFailing: [] });
+    expect((await admin.request({ method: 'GET', url: '/api/admin/dead-letters' })).json()).toEqual([]);
+    expect((await admin.request({ method: 'GET', url: '/api/admin/dead-letters?includeResolved=true' })).json()).toEqual([
+      expect.objectContaining({ eventId, resolvedAt: expect.any(String) }),
+    ]);
+
+    const owner = await registerOwner(api.app);
+    expect((await owner.request({ method: 'GET', url: '/api/admin/dead-letters' })).statusCode).toBe(403);
+    expect((await api.app.inject({ method: 'GET', url: '/api/admin/dead-letters' })).statusCode).toBe(401);
+  });
+});

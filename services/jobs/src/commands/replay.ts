@@ -61,6 +61,13 @@ export async function runReplay(config: Config, args: readonly string[]): Promis
         `${(summary.durationMs / 1000).toFixed(2)} s (${Math.round(summary.eventsPerSecond).toLocaleString('en-US')} events/s); ` +
         `checkpoint (${summary.checkpoint.transactionId}, ${summary.checkpoint.position}).\n`,
     );
+    if (summary.parked > 0) {
+      process.stderr.write(
+        `${summary.projection}: ${summary.parked.toLocaleString('en-US')} events could not be applied and are set aside ` +
+          `(consentry dead-letters list --projection ${summary.projection}).\n`,
+      );
+    }
   }
-  return 0;
+  // The read models are rebuilt either way; events still set aside are a failure to look into.
+  return summaries.some((summary) => summary.parked > 0) ? 1 : 0;
 }

@@ -8,7 +8,9 @@ import { EmptyState, ErrorState, LoadingState } from '../../components/query-sta
 import { Badge } from '../../components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { formatNumber, formatRate } from '../../lib/format';
+import { useSession } from '../auth/use-session';
 import { ConsentRecordsList } from '../consents/consent-records-list';
+import { DeadLettersNotice } from '../dead-letters/dead-letters-notice';
 import { recentConsentsQueryOptions } from '../consents/queries';
 import {
   consentStatsQueryOptions,
@@ -36,10 +38,12 @@ export function DashboardPage() {
   const daily = useQuery(dailyConsentStatsQueryOptions());
   const now = Date.now();
   const windows = daily.data ? getTrendWindows(daily.data, now) : null;
+  const session = useSession();
 
   return (
     <>
       <PageHeader title="Dashboard" description="Consent activity across your websites." />
+      {session.admin ? <DeadLettersNotice /> : null}
       <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
         <StatCard
           title="Total Consents"
