@@ -20,6 +20,7 @@ import { ensureInitialAdmin, saveAdmin, AdminInputError } from './admins';
 import { createPasswordHasher } from './passwords';
 import { resolveSessionSecret } from './session-secret';
 import { hashSessionId, pruneExpiredSessions } from './session-store';
+import { defaultSignInThrottle } from './sign-in-throttle';
 
 let db: TestDatabase;
 let api: TestApi;
@@ -343,53 +344,84 @@ describe('when a request that changes data comes from another origin', () => {
 });
 
 describe('when someone guesses passwords', () => {
-  it('stops an account after the per-account limit, even from new addresses and with the right password', async () => {
-    const limited = await buildTestApi(db.pool, {
-      signInLimits: { perIp: { max: 1000, windowMs: 60_000 }, perAccount: { max: 3, windowMs: 60_000 } },
-      trustProxy: true,
-    });
+  /** Limits small enough to reach in a test; the waits are real (a second, doubling). */
+  const limits = (free: { pair?: number; address?: number; account?: number }) => ({
+    signInLimits: {
+      failures: {
+        ...defaultSignInThrottle,
+        freePerAccountAndAddress: free.pair ?? 1000,
+        freePerAddress: free.address ?? 1000,
+        freePerAccount: free.account ?? 1000,
+      },
+      registrationsPerAddress: { max: 1000, windowMs: 60_000 },
+    },
+    trustProxy: true,
+  });
+
+  it('strangers guessing from many addresses never lock the owner out, and each guessing address is slowed down', async () => {
+    const limited = await buildTestApi(db.pool, limits({ pair: 3, account: 5 }));
     try {
       const owner = await registerOwner(limited.app);
       const attempt = (password: string, ip: string, email = owner.email) =>
         limited.app.inject({ method: 'POST', url: '/api/auth/login', headers: { origin: testPublicUrl, 'x-forwarded-for': ip }, payload: { email, password } });
-      for (let guess = 0; guess < 3; guess++) expect((await attempt(`guess ${guess}`, `198.51.100.${guess}`)).statusCode).toBe(401);
-      const blocked = await attempt(testPassword, '198.51.100.99');
-      expect(blocked.statusCode).toBe(429);
-      expect(blocked.headers['retry-after']).toBeDefined();
-      expect(blocked.json()).toEqual({ error: { code: 'RATE_LIMITED', message: expect.stringMatching(/^Too many sign-in attempts; try again in \d+ minutes?$/) } });
-      // Another account is not affected.
-      const other = await registerOwner(limited.app);
-      expect((await attempt(testPassword, '198.51.100.7', other.email)).statusCode).toBe(200);
+      // Each address's first guess is answered (an address that has not failed is never held back)…
+      for (let stranger = 0; stranger < 8; stranger++) expect((await attempt('guess', `198.51.100.${stranger}`)).statusCode).toBe(401);
+      // …but past the account's free failures, an address that has failed at it waits.
+      const slowed = await attempt('guess 2', '198.51.100.0');
+      expect(slowed.statusCode).toBe(429);
+      expect(Number(slowed.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      expect(slowed.json()).toEqual({ error: { code: 'RATE_LIMITED', message: expect.stringMatching(/^Too many sign-in attempts; try again in \d+ (seconds?|minutes?)$/) } });
+      // The owner, from an address that has not failed, signs in with the right password.
+      expect((await attempt(testPassword, '192.0.2.44')).statusCode).toBe(200);
     } finally {
       await limited.close();
     }
   });
 
-  it('stops an address after the per-address limit, whichever accounts it tries', async () => {
-    const limited = await buildTestApi(db.pool, {
-      signInLimits: { perIp: { max: 4, windowMs: 60_000 }, perAccount: { max: 1000, windowMs: 60_000 } },
-      trustProxy: true,
-    });
+  it('backs off progressively: the wait doubles with each further failure', async () => {
+    const limited = await buildTestApi(db.pool, limits({ pair: 1 }));
     try {
-      const attempt = (email: string) =>
-        limited.app.inject({ method: 'POST', url: '/api/auth/login', headers: { origin: testPublicUrl, 'x-forwarded-for': '203.0.113.50' }, payload: { email, password: 'guess' } });
+      const owner = await registerOwner(limited.app);
+      const attempt = () =>
+        limited.app.inject({ method: 'POST', url: '/api/auth/login', headers: { origin: testPublicUrl, 'x-forwarded-for': '203.0.113.8' }, payload: { email: owner.email, password: 'wrong' } });
+      expect((await attempt()).statusCode).toBe(401);
+      const first = await attempt();
+      expect(first.statusCode).toBe(429);
+      expect(first.headers['retry-after']).toBe('1');
+      await new Promise((resolve) => setTimeout(resolve, 1050));
+      expect((await attempt()).statusCode).toBe(401);
+      const second = await attempt();
+      expect(second.statusCode).toBe(429);
+      expect(second.headers['retry-after']).toBe('2');
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('slows an address that tries many accounts', async () => {
+    const limited = await buildTestApi(db.pool, limits({ address: 4 }));
+    try {
+      const attempt = (email: string, ip = '203.0.113.50') =>
+        limited.app.inject({ method: 'POST', url: '/api/auth/login', headers: { origin: testPublicUrl, 'x-forwarded-for': ip }, payload: { email, password: 'guess' } });
       for (let guess = 0; guess < 4; guess++) expect((await attempt(`victim${guess}@example.com`)).statusCode).toBe(401);
       expect((await attempt('victim9@example.com')).statusCode).toBe(429);
+      expect((await attempt('victim9@example.com', '192.0.2.9')).statusCode).toBe(401);
     } finally {
       await limited.close();
     }
   });
 
-  it('answers a rate-limited admin sign-in with 429 { success: false, error }', async () => {
-    const limited = await buildTestApi(db.pool, { signInLimits: { perIp: { max: 1000, windowMs: 60_000 }, perAccount: { max: 2, windowMs: 60_000 } } });
+  it('keeps the admin reachable: guesses at `admin` slow the guesser, not the admin; a slowed admin sign-in answers 429 { success: false, error }', async () => {
+    const limited = await buildTestApi(db.pool, limits({ pair: 2, account: 2 }));
     try {
-      const attempt = (password: string) =>
-        limited.app.inject({ method: 'POST', url: '/api/admin/login', headers: { origin: testPublicUrl }, payload: { username: 'root', password } });
-      expect((await attempt('wrong 1')).statusCode).toBe(401);
-      expect((await attempt('wrong 2')).statusCode).toBe(401);
-      const blocked = await attempt(adminPassword);
+      const attempt = (password: string, ip: string) =>
+        limited.app.inject({ method: 'POST', url: '/api/admin/login', headers: { origin: testPublicUrl, 'x-forwarded-for': ip }, payload: { username: 'root', password } });
+      expect((await attempt('wrong 1', '198.51.100.20')).statusCode).toBe(401);
+      expect((await attempt('wrong 2', '198.51.100.20')).statusCode).toBe(401);
+      const blocked = await attempt(adminPassword, '198.51.100.20');
       expect(blocked.statusCode).toBe(429);
       expect(blocked.json()).toEqual({ success: false, error: expect.stringMatching(/^Too many sign-in attempts/) });
+      expect((await attempt(adminPassword, '192.0.2.20')).json()).toEqual({ success: true });
       const metrics = await limited.metrics();
       expect(metrics).toContain('consentry_sign_in_attempts_total{kind="admin",outcome="rate_limited"} 1');
       expect(metrics).toContain('consentry_sign_in_attempts_total{kind="admin",outcome="failure"} 2');

@@ -1,8 +1,9 @@
 // Signing in and out. Owners: GET /api/login (to the web app's sign-in page), POST /api/auth/register
 // and /api/auth/login answering `{ user }`, GET /api/auth/user, GET /api/logout. Admins: POST
 // /api/admin/login answering `{ success, error }` whatever happens, POST /api/admin/logout, GET
-// /api/admin/me. Both sign-ins are rate-limited per client IP and per account, and issue a new session
-// id (the old one stops working: no session fixation). Owner and admin sign-ins can share one
+// /api/admin/me. Both sign-ins slow down repeated failures (sign-in-throttle.ts: per account and
+// address, never holding back an address that has not failed); registration is rate-limited per
+// address. A sign-in issues a new session id (the old one stops working: no session fixation). Owner and admin sign-ins can share one
 // session cookie; signing out of one keeps the other.
 import { emailAddress } from '@consentry/events';
 import { UnsafeTextError, type Db } from '@consentry/infra';
@@ -14,6 +15,7 @@ import { describeError, errorBody, notSignedIn } from '../errors';
 import { errorsFor, toUserAnswer, userAnswer } from '../schemas';
 import { findAdminPasswordHash } from './credentials';
 import { newPassword, offeredPassword, type PasswordHasher } from './passwords';
+import { createSignInThrottle, defaultSignInThrottle, type SignInThrottleOptions } from './sign-in-throttle';
 import { forgetViewer, getViewer } from './viewer';
 
 export interface RateLimitRule {
@@ -22,15 +24,15 @@ export interface RateLimitRule {
 }
 
 export interface SignInLimits {
-  /** Attempts from one client IP, owner and admin sign-ins together. */
-  readonly perIp: RateLimitRule;
-  /** Attempts at one account (email or admin username), from anywhere. */
-  readonly perAccount: RateLimitRule;
+  /** Failed sign-ins (owner and admin): see sign-in-throttle.ts. */
+  readonly failures: SignInThrottleOptions;
+  /** Account registrations from one client address. */
+  readonly registrationsPerAddress: RateLimitRule;
 }
 
 export const defaultSignInLimits: SignInLimits = {
-  perIp: { max: 30, windowMs: 15 * 60_000 },
-  perAccount: { max: 10, windowMs: 15 * 60_000 },
+  failures: defaultSignInThrottle,
+  registrationsPerAddress: { max: 30, windowMs: 15 * 60_000 },
 };
 
 export interface AuthRoutesOptions {
@@ -72,44 +74,24 @@ const successAnswer = z.object({ success: z.literal(true) });
 const invalidCredentials = 'Invalid credentials';
 const adminLoginFailureStatuses = [400, 401, 403, 413, 415, 429] as const;
 
-/** The account a sign-in body names, for the per-account limit (lower-cased; '' when unreadable). */
-const accountOf = (field: 'email' | 'username') => (body: unknown) => {
-  const parsed = z.object({ [field]: z.string().max(1000) }).safeParse(body);
-  return parsed.success ? String(parsed.data[field]).trim().toLowerCase() : '';
-};
-
 export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, options) => {
   const { pool, hasher, limits, cookieName } = options;
   const accounts: AccountsDeps = { pool, hasher };
   const onSignIn = options.onSignIn ?? (() => undefined);
 
-  const perIp = app.createRateLimit({ max: limits.perIp.max, timeWindow: limits.perIp.windowMs, keyGenerator: (request) => `sign-in-ip:${request.ip}` });
-  const userEmailOf = accountOf('email');
-  const adminNameOf = accountOf('username');
-  const perUser = app.createRateLimit({
-    max: limits.perAccount.max,
-    timeWindow: limits.perAccount.windowMs,
-    keyGenerator: (request) => `sign-in-user:${userEmailOf(request.body)}`,
+  const registrations = app.createRateLimit({
+    max: limits.registrationsPerAddress.max,
+    timeWindow: limits.registrationsPerAddress.windowMs,
+    keyGenerator: (request) => `register:${request.ip}`,
   });
-  const perAdmin = app.createRateLimit({
-    max: limits.perAccount.max,
-    timeWindow: limits.perAccount.windowMs,
-    keyGenerator: (request) => `sign-in-admin:${adminNameOf(request.body)}`,
-  });
+  const throttle = createSignInThrottle(limits.failures);
 
-  /**
-   * Seconds until the caller may try again, or null when this attempt may go ahead. Every attempt
-   * counts against the client's address; sign-ins also against the account they name.
-   */
-  async function signInWait(request: FastifyRequest, perAccount: typeof perUser | null): Promise<number | null> {
-    for (const limiter of perAccount ? [perIp, perAccount] : [perIp]) {
-      const result = await limiter(request);
-      if (!result.isAllowed && result.isExceeded) return Math.max(1, result.ttlInSeconds);
-    }
-    return null;
-  }
-
-  const tooManyAttempts = (seconds: number) => `Too many sign-in attempts; try again in ${Math.ceil(seconds / 60)} minute${seconds > 60 ? 's' : ''}`;
+  const tooManyAttempts = (seconds: number) =>
+    seconds < 60
+      ? `Too many sign-in attempts; try again in ${seconds} second${seconds === 1 ? '' : 's'}`
+      : `Too many sign-in attempts; try again in ${Math.ceil(seconds / 60)} minute${seconds > 60 ? 's' : ''}`;
+  /** Whole seconds to wait, at least 1 (Retry-After). */
+  const secondsOf = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
   /** Ends the owner or admin part of the session; the whole session when nothing else is left. */
   async function signOut(request: FastifyRequest, reply: FastifyReply, part: 'userId' | 'adminUsername'): Promise<void> {
@@ -147,8 +129,9 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     },
     async (request, reply) => {
       // Creating accounts counts against the address only: it guesses nobody's password.
-      const wait = await signInWait(request, null);
-      if (wait !== null) {
+      const limit = await registrations(request);
+      if (!limit.isAllowed && limit.isExceeded) {
+        const wait = Math.max(1, limit.ttlInSeconds);
         onSignIn('user', 'rate_limited');
         return reply.code(429).header('retry-after', String(wait)).send(errorBody('RATE_LIMITED', tooManyAttempts(wait)));
       }
@@ -169,16 +152,23 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       schema: { tags: ['auth'], summary: 'Sign an owner in', body: loginBody, response: { 200: userAuthAnswer, ...errorsFor(400, 401, 403, 413, 415, 429) } },
     },
     async (request, reply) => {
-      const wait = await signInWait(request, perUser);
-      if (wait !== null) {
+      const attempt = throttle.attempt(`user:${request.body.email.toLowerCase()}`, request.ip);
+      if (!attempt.allowed) {
+        const wait = secondsOf(attempt.retryAfterMs);
         onSignIn('user', 'rate_limited');
         return reply.code(429).header('retry-after', String(wait)).send(errorBody('RATE_LIMITED', tooManyAttempts(wait)));
       }
-      const user = await authenticateUser(accounts, request.body.email, request.body.password);
+      // A throw (the database away) is no answer about the password: it is not held against anyone.
+      const user = await authenticateUser(accounts, request.body.email, request.body.password).catch((error: unknown) => {
+        attempt.withdrawn();
+        throw error;
+      });
       if (!user) {
+        attempt.failed();
         onSignIn('user', 'failure');
         return reply.code(401).send(errorBody('INVALID_CREDENTIALS', 'Invalid email or password'));
       }
+      attempt.succeeded();
       await request.session.regenerate(['adminUsername']);
       request.session.set('userId', user.id);
       forgetViewer(request);
@@ -232,18 +222,27 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       },
     },
     async (request, reply) => {
-      const wait = await signInWait(request, perAdmin);
-      if (wait !== null) {
+      const { username, password } = request.body;
+      const attempt = throttle.attempt(`admin:${username.trim().toLowerCase()}`, request.ip);
+      if (!attempt.allowed) {
+        const wait = secondsOf(attempt.retryAfterMs);
         onSignIn('admin', 'rate_limited');
         return reply.code(429).header('retry-after', String(wait)).send({ success: false, error: tooManyAttempts(wait) });
       }
-      const { username, password } = request.body;
-      const passwordHash = await findAdminPasswordHash(pool, username);
-      const valid = passwordHash === null ? await hasher.verifyNothing(password) : await hasher.verify(passwordHash, password);
+      let valid: boolean;
+      try {
+        const passwordHash = await findAdminPasswordHash(pool, username);
+        valid = passwordHash === null ? await hasher.verifyNothing(password) : await hasher.verify(passwordHash, password);
+      } catch (error) {
+        attempt.withdrawn();
+        throw error;
+      }
       if (!valid) {
+        attempt.failed();
         onSignIn('admin', 'failure');
         return reply.code(401).send({ success: false, error: invalidCredentials });
       }
+      attempt.succeeded();
       await request.session.regenerate(['userId']);
       request.session.set('adminUsername', username);
       forgetViewer(request);

@@ -9,6 +9,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type InjectOptio
 import pino from 'pino';
 import { apiPlugin, sessionCookieName, type ApiOptions } from '../app';
 import { metricsPlugin, createMetricsRegistry } from '../metrics';
+import { defaultSignInThrottle } from '../auth/sign-in-throttle';
 
 export const testPublicUrl = 'http://consentry.test';
 export const testPassword = 'correct horse battery';
@@ -42,7 +43,10 @@ export async function buildTestApi(pool: Db, options: Partial<Omit<ApiOptions, '
     pool,
     publicUrl: testPublicUrl,
     passwordHashing: { memoryCost: 1024, timeCost: 1 },
-    signInLimits: { perIp: { max: 10_000, windowMs: 60_000 }, perAccount: { max: 10_000, windowMs: 60_000 } },
+    signInLimits: {
+      failures: { ...defaultSignInThrottle, freePerAccountAndAddress: 10_000, freePerAddress: 10_000, freePerAccount: 10_000 },
+      registrationsPerAddress: { max: 10_000, windowMs: 60_000 },
+    },
     metricsRegistry: registry,
     ...apiOptions,
   });
