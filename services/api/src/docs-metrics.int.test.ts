@@ -32,6 +32,7 @@ interface Operation {
 const ownedOperations = [
   ['get', '/api/login'],
   ['get', '/api/logout'],
+  ['post', '/api/logout'],
   ['post', '/api/auth/register'],
   ['post', '/api/auth/login'],
   ['get', '/api/auth/user'],

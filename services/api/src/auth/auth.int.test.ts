@@ -201,15 +201,40 @@ describe('when an owner signs in', () => {
 });
 
 describe('when an owner signs out', () => {
-  it('ends the session and redirects to /', async () => {
+  it('GET /api/logout only asks (a link or an image elsewhere cannot sign anyone out)', async () => {
     const owner = await registerOwner(api.app);
     const response = await get('/api/logout', owner.cookie);
-    expect(response.statusCode).toBe(302);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toContain('text/html');
+    expect(response.body).toContain('<form method="post" action="/api/logout">');
+    expect((await get('/api/auth/user', owner.cookie)).statusCode).toBe(200);
+  });
+
+  it('the confirm page’s form ends the session and goes to /', async () => {
+    const owner = await registerOwner(api.app);
+    const response = await api.app.inject({
+      method: 'POST',
+      url: '/api/logout',
+      headers: { cookie: owner.cookie, origin: testPublicUrl, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: '',
+    });
+    expect(response.statusCode).toBe(303);
     expect(response.headers.location).toBe('/');
     const cleared = response.cookies.find((cookie) => cookie.name === sessionCookieName);
     expect(cleared?.value).toBe('');
     expect((await get('/api/auth/user', owner.cookie)).statusCode).toBe(401);
     expect(await storedSessionCount(owner.cookie)).toBe(0);
+  });
+
+  it('the app’s POST ends the session with 200; from another site it is refused', async () => {
+    const owner = await registerOwner(api.app);
+    const crossSite = await api.app.inject({ method: 'POST', url: '/api/logout', headers: { cookie: owner.cookie, origin: 'https://evil.example', 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
+    expect(crossSite.statusCode).toBe(403);
+    expect((await get('/api/auth/user', owner.cookie)).statusCode).toBe(200);
+    const response = await owner.request({ method: 'POST', url: '/api/logout' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ success: true });
+    expect((await get('/api/auth/user', owner.cookie)).statusCode).toBe(401);
   });
 
   it('answers 401 to a visitor who never signed in', async () => {
@@ -451,7 +476,7 @@ describe('what the logs and answers never contain', () => {
       await send({ method: 'GET', url: '/api/auth/user', headers: { cookie: signedInCookie } });
       await send({ method: 'POST', url: '/api/admin/login', headers: { origin: testPublicUrl }, payload: { username: 'root', password: secretPassword } });
       await send({ method: 'POST', url: '/api/admin/login', headers: { origin: testPublicUrl }, payload: { username: 'root', password: adminPassword } });
-      await send({ method: 'GET', url: '/api/logout', headers: { cookie: signedInCookie } });
+      await send({ method: 'POST', url: '/api/logout', headers: { cookie: signedInCookie, origin: testPublicUrl } });
 
       const { rows } = await db.pool.query('SELECT password_hash FROM user_credentials WHERE email = $1', [email]);
       const passwordHash: string = rows[0].password_hash;

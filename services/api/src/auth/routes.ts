@@ -1,5 +1,5 @@
 // Signing in and out. Owners: GET /api/login (to the web app's sign-in page), POST /api/auth/register
-// and /api/auth/login answering `{ user }`, GET /api/auth/user, GET /api/logout. Admins: POST
+// and /api/auth/login answering `{ user }`, GET /api/auth/user, POST /api/logout (GET asks to confirm). Admins: POST
 // /api/admin/login answering `{ success, error }` whatever happens, POST /api/admin/logout, GET
 // /api/admin/me. Both sign-ins slow down repeated failures (sign-in-throttle.ts: per account and
 // address, never holding back an address that has not failed); registration is rate-limited per
@@ -72,6 +72,21 @@ const adminAnswer = z
 const successAnswer = z.object({ success: z.literal(true) });
 
 const invalidCredentials = 'Invalid credentials';
+
+/** GET /api/logout: no script, no inline style (the CSP allows neither); the form posts to the same origin. */
+const signOutPage = `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Sign out</title></head>
+<body>
+<main>
+<h1>Sign out?</h1>
+<p>You are about to sign out of your account.</p>
+<form method="post" action="/api/logout"><button type="submit">Sign out</button></form>
+<p><a href="/dashboard">Stay signed in</a></p>
+</main>
+</body>
+</html>
+`;
 const adminLoginFailureStatuses = [400, 401, 403, 413, 415, 429] as const;
 
 export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, options) => {
@@ -112,14 +127,41 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     async (_request, reply) => reply.redirect('/login', 302),
   );
 
+  // Signing out changes state, so it is a POST (the Origin check refuses it cross-site). A link to
+  // GET /api/logout (the spec's navigation target, an old bookmark) gets a page asking to confirm.
   app.get(
     '/api/logout',
-    { schema: { tags: ['auth'], summary: "Sign the owner out and go to the landing page", response: { 302: z.null().meta({ description: 'Redirect to /' }) } } },
-    async (request, reply) => {
-      await signOut(request, reply, 'userId');
-      return reply.redirect('/', 302);
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'A page asking the owner to confirm signing out (the sign-out itself is POST /api/logout)',
+        response: { 200: z.string().meta({ description: 'HTML with a Sign out button that POSTs to /api/logout' }) },
+      },
     },
+    async (_request, reply) => reply.type('text/html; charset=utf-8').serializer(String).send(signOutPage),
   );
+
+  await app.register(async (form) => {
+    // The confirm page's form posts an empty application/x-www-form-urlencoded body.
+    form.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, _body, done) => done(null, null));
+    form.post(
+      '/api/logout',
+      {
+        bodyLimit: 1024,
+        schema: {
+          tags: ['auth'],
+          summary: 'Sign the owner out (an admin sign-in in the same browser stays)',
+          description: 'From the confirm page\'s form: 303 to /. From the app (JSON or no body): 200 { success: true }.',
+          response: { 200: successAnswer, 303: z.null().meta({ description: 'Redirect to /' }) },
+        },
+      },
+      async (request, reply) => {
+        await signOut(request, reply, 'userId');
+        if (request.headers['content-type']?.startsWith('application/x-www-form-urlencoded')) return reply.redirect('/', 303);
+        return reply.send({ success: true as const });
+      },
+    );
+  });
 
   app.post(
     '/api/auth/register',

@@ -1,11 +1,12 @@
 // Signing out. Admins end their session with POST /api/admin/logout and return to the admin login;
-// regular users are sent to /api/logout, which ends the session and redirects them.
+// regular users with POST /api/logout and go to the landing page. (GET /api/logout only asks to
+// confirm: a sign-out must not be something another site can trigger with a link.)
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useToast } from '../../components/toaster';
 import { apiRequest } from '../../lib/api';
-import { currentAdminQueryOptions } from '../auth/queries';
+import { currentAdminQueryOptions, currentUserQueryOptions } from '../auth/queries';
 import type { NavigationMode } from './navigation';
 
 export function useLogout(mode: NavigationMode) {
@@ -15,12 +16,15 @@ export function useLogout(mode: NavigationMode) {
   const [busy, setBusy] = useState(false);
 
   async function logout() {
-    if (mode === 'user') {
-      window.location.assign('/api/logout');
-      return;
-    }
     setBusy(true);
     try {
+      if (mode === 'user') {
+        await apiRequest('POST', '/api/logout');
+        queryClient.setQueryData(currentUserQueryOptions().queryKey, null);
+        toast({ title: 'You have been successfully logged out.' });
+        await navigate({ to: '/' });
+        return;
+      }
       await apiRequest('POST', '/api/admin/logout');
       queryClient.setQueryData(currentAdminQueryOptions().queryKey, null);
       toast({ title: 'You have been successfully logged out.' });
