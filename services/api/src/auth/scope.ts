@@ -4,7 +4,7 @@
 import type { Db, Queryable } from '@consentry/infra';
 import { listWebsites, type Website } from '@consentry/projections';
 import type { ResolveScope } from '../scope/scope';
-import { getViewer, passwordChangeRequired, type Viewer } from './viewer';
+import { forgetViewer, getViewer, passwordChangeRequired, type Viewer } from './viewer';
 
 export async function websitesInScope(db: Queryable, viewer: Viewer): Promise<Website[]> {
   if (viewer.adminUsername) return listWebsites(db, null);
@@ -14,7 +14,12 @@ export async function websitesInScope(db: Queryable, viewer: Viewer): Promise<We
 
 /** The session-backed scope resolver: null for nobody signed in, every website for an admin. */
 export function createScopeResolver(pool: Db): ResolveScope {
-  return async (request) => {
+  return async (request, options) => {
+    if (options?.fresh) {
+      // The session as the store now has it: null data after a sign-out elsewhere or its expiry.
+      await request.session?.reload();
+      forgetViewer(request);
+    }
     const viewer = await getViewer(pool, request);
     if (viewer.adminUsername) return { userId: viewer.user?.id ?? null, isAdmin: true, adminUsername: viewer.adminUsername, websiteIds: null };
     if (!viewer.user) {

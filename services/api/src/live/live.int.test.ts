@@ -21,7 +21,7 @@ beforeAll(async () => {
   website = await addTestWebsite(db.pool);
   notifier = createMemoryNotifier();
   app = Fastify();
-  await app.register(liveRoutes, { notifier, resolveScope: headerScope(db.pool), coalesceMs: 50 });
+  await app.register(liveRoutes, { notifier, resolveScope: headerScope(db.pool), coalesceMs: 50, maxStreamsPerAccount: 2 });
   await app.listen({ port: 0, host: '127.0.0.1' });
   baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 });
@@ -94,5 +94,31 @@ describe('when projections advance for someone else’s website', () => {
 
   it('refuses anonymous callers', async () => {
     expect((await fetch(`${baseUrl}/api/events`)).status).toBe(401);
+  });
+});
+
+describe('when one account opens many streams', () => {
+  it('accepts up to the cap, refuses more with 429, and accepts again once one is closed', async () => {
+    const open = async () => {
+      const controller = new AbortController();
+      const response = await fetch(`${baseUrl}/api/events`, { headers: { 'x-test-user': website.ownerId }, signal: controller.signal });
+      return { response, close: () => controller.abort() };
+    };
+    const first = await open();
+    const second = await open();
+    expect([first.response.status, second.response.status]).toEqual([200, 200]);
+    const third = await open();
+    expect(third.response.status).toBe(429);
+    expect(await third.response.json()).toEqual({ error: { code: 'TOO_MANY_STREAMS', message: expect.stringContaining('At most 2') } });
+    // Another account is not affected.
+    const admin = await fetch(`${baseUrl}/api/events`, { headers: { 'x-test-admin': '1' }, signal: AbortSignal.timeout(500) });
+    expect(admin.status).toBe(200);
+    first.close();
+    await expect.poll(async () => {
+      const again = await open();
+      again.close();
+      return again.response.status;
+    }).toBe(200);
+    second.close();
   });
 });

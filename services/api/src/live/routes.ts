@@ -2,6 +2,11 @@
 // it refreshes exactly those without polling. Each message is
 // `{"type":"projection-advanced","keys":[["stats"],["consents"]]}` (query-key prefixes of the web
 // app). Notices are filtered to the signed-in owner's websites and coalesced per connection.
+//
+// A stream lives long, so who is asking is looked at again, not only when it opens: before anything
+// is sent, if the last look is older than `recheckMs`, and at every heartbeat. After a sign-out
+// (here or in another process), a deleted or switched-off account, the stream ends. Each account
+// may hold at most `maxStreamsPerAccount` streams open in this process.
 import type { ProjectionNotifier } from '@consentry/infra';
 import type { FastifyPluginAsync } from 'fastify';
 import type { OwnerScope, ResolveScope } from '../scope/scope';
@@ -12,6 +17,9 @@ export interface LiveOptions {
   /** Notices within this window go out as one message. */
   readonly coalesceMs?: number;
   readonly heartbeatMs?: number;
+  /** How old the last look at the session may be when something is about to be sent. */
+  readonly recheckMs?: number;
+  readonly maxStreamsPerAccount?: number;
 }
 
 /** The web app's query-key prefixes that each projection feeds. */
@@ -22,14 +30,27 @@ export const queryKeysByProjection: Readonly<Record<string, readonly (readonly s
   analytics: [['analytics'], ['recommendations']],
 };
 
+const accountOf = (scope: OwnerScope) => (scope.adminUsername !== null ? `admin:${scope.adminUsername}` : `user:${scope.userId}`);
+
 export const liveRoutes: FastifyPluginAsync<LiveOptions> = async (app, options) => {
   const coalesceMs = options.coalesceMs ?? 250;
   const heartbeatMs = options.heartbeatMs ?? 15_000;
+  const recheckMs = options.recheckMs ?? 1_000;
+  const maxStreams = options.maxStreamsPerAccount ?? 10;
+  const openStreams = new Map<string, number>();
 
   app.get('/api/events', { schema: { hide: false, description: 'Server-sent events: which query keys to refresh' } }, async (request, reply) => {
     let scope: OwnerScope | null = await options.resolveScope(request);
     if (!scope) return reply.code(401).send({ error: { code: 'UNAUTHENTICATED', message: 'Sign in to receive live updates' } });
-    let scopeResolvedAt = Date.now();
+    const account = accountOf(scope);
+    if ((openStreams.get(account) ?? 0) >= maxStreams) {
+      return reply
+        .code(429)
+        .header('retry-after', '30')
+        .send({ error: { code: 'TOO_MANY_STREAMS', message: `At most ${maxStreams} live-update connections per account; close other tabs of this app` } });
+    }
+    openStreams.set(account, (openStreams.get(account) ?? 0) + 1);
+    let checkedAt = Date.now();
 
     reply.hijack();
     const response = reply.raw;
@@ -41,34 +62,60 @@ export const liveRoutes: FastifyPluginAsync<LiveOptions> = async (app, options) 
     });
     response.write('retry: 3000\n\n');
 
-    const pending = new Map<string, readonly string[]>();
+    /** Websites named by notices since the last message, per projection. */
+    const pending = new Map<string, Set<string>>();
     let flushTimer: NodeJS.Timeout | undefined;
-    const flush = () => {
+    let ended = false;
+
+    /** The scope as of at most recheckMs ago; null once signed out (the stream has then ended). */
+    async function currentScope(): Promise<OwnerScope | null> {
+      if (Date.now() - checkedAt >= recheckMs) {
+        checkedAt = Date.now();
+        // The database briefly away is no sign-out: keep the last answer until it can be asked.
+        scope = await options.resolveScope(request, { fresh: true }).catch(() => scope);
+        if (!scope) end();
+      }
+      return ended ? null : scope;
+    }
+
+    async function flush(): Promise<void> {
       flushTimer = undefined;
-      if (pending.size === 0) return;
-      const keys = [...pending.values()];
+      const seen = await currentScope();
+      if (!seen) return;
+      const keys = new Map<string, readonly string[]>();
+      for (const [projection, websiteIds] of pending) {
+        const visible = seen.websiteIds === null || [...websiteIds].some((id) => seen.websiteIds?.includes(id));
+        if (!visible) continue;
+        for (const key of queryKeysByProjection[projection] ?? []) keys.set(key.join('\u0000'), key);
+      }
       pending.clear();
-      response.write(`data: ${JSON.stringify({ type: 'projection-advanced', keys })}\n\n`);
-    };
+      if (keys.size > 0) response.write(`data: ${JSON.stringify({ type: 'projection-advanced', keys: [...keys.values()] })}\n\n`);
+    }
 
     const unsubscribe = options.notifier.subscribe((notice) => {
-      void (async () => {
-        // Websites are added and removed while a dashboard is open: look again now and then.
-        if (Date.now() - scopeResolvedAt > 5000) {
-          scope = await options.resolveScope(request).catch(() => scope);
-          scopeResolvedAt = Date.now();
-        }
-        const visible = scope?.websiteIds === null || notice.websiteIds.some((id) => scope?.websiteIds?.includes(id));
-        if (!visible) return;
-        for (const key of queryKeysByProjection[notice.projection] ?? []) pending.set(key.join('\u0000'), key);
-        flushTimer ??= setTimeout(flush, coalesceMs);
-      })();
+      if (!queryKeysByProjection[notice.projection]) return;
+      const websiteIds = pending.get(notice.projection) ?? new Set<string>();
+      for (const id of notice.websiteIds) websiteIds.add(id);
+      pending.set(notice.projection, websiteIds);
+      flushTimer ??= setTimeout(() => void flush(), coalesceMs);
     });
-    const heartbeat = setInterval(() => response.write(': keep-alive\n\n'), heartbeatMs);
-    request.raw.once('close', () => {
+    const heartbeat = setInterval(() => {
+      void currentScope().then((seen) => {
+        if (seen) response.write(': keep-alive\n\n');
+      });
+    }, heartbeatMs);
+
+    function end(): void {
+      if (ended) return;
+      ended = true;
       unsubscribe();
       clearInterval(heartbeat);
       if (flushTimer) clearTimeout(flushTimer);
-    });
+      const left = (openStreams.get(account) ?? 1) - 1;
+      if (left > 0) openStreams.set(account, left);
+      else openStreams.delete(account);
+      if (!response.writableEnded) response.end();
+    }
+    request.raw.once('close', end);
   });
 };

@@ -11,8 +11,12 @@ export interface OwnerScope {
   readonly websiteIds: readonly string[] | null;
 }
 
-/** Resolves the scope of a request, or null when nobody is signed in (401). */
-export type ResolveScope = (request: import('fastify').FastifyRequest) => Promise<OwnerScope | null>;
+/**
+ * Resolves the scope of a request, or null when nobody is signed in (401). Within one request the
+ * answer is cached; `fresh` reads the session and accounts again (a long-lived request such as an
+ * event stream uses it to notice a sign-out, a deleted account or a new website).
+ */
+export type ResolveScope = (request: import('fastify').FastifyRequest, options?: { readonly fresh?: boolean }) => Promise<OwnerScope | null>;
 
 export function canSeeWebsite(scope: OwnerScope, websiteId: string): boolean {
   return scope.websiteIds === null || scope.websiteIds.includes(websiteId);

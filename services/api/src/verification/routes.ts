@@ -1,7 +1,9 @@
 // POST /api/verify-installation {embedCode}: fetches the website's home page (safely: see
 // safe-fetch.ts) and reports whether the snippet with this embed code is on it, and when the
 // ledger last received an event from the site. The answer is a verification result, not an API
-// error: a page without the snippet is `success: false` with the reason.
+// error: a page without the snippet is `success: false` with the reason. Each check fetches pages
+// on the server's behalf, so each account may run only `perAccountPerMinute` of them (429 after).
+import fastifyRateLimit from '@fastify/rate-limit';
 import type { Db } from '@consentry/infra';
 import { embedCode } from '@consentry/events';
 import { getLastEventAt, getWebsiteByEmbedCode } from '@consentry/projections';
@@ -17,7 +19,12 @@ export interface VerificationOptions {
   readonly fetch?: SafeFetchOptions;
   /** The pages tried for a domain, in order (tests point this at a loopback server). */
   readonly pageUrlsFor?: (domain: string) => readonly string[];
+  /** Checks one account may run per minute (default 10). */
+  readonly perAccountPerMinute?: number;
 }
+
+/** The account a check counts against, set once the scope is known (the limiter's key). */
+const checkedBy = new WeakMap<object, string>();
 
 const verificationAnswer = z.object({
   success: z.boolean(),
@@ -36,18 +43,33 @@ const errorAnswer = z.object({ error: z.object({ code: z.string(), message: z.st
 
 export const verificationRoutes: FastifyPluginAsyncZod<VerificationOptions> = async (app, options) => {
   const pageUrlsFor = options.pageUrlsFor ?? ((domain: string) => [`https://${domain}/`, `http://${domain}/`]);
+  if (!app.hasDecorator('createRateLimit')) await app.register(fastifyRateLimit, { global: false });
+  const perAccount = app.createRateLimit({
+    max: options.perAccountPerMinute ?? 10,
+    timeWindow: 60_000,
+    keyGenerator: (request) => `verify-installation:${checkedBy.get(request) ?? request.ip}`,
+  });
 
   app.post(
     '/api/verify-installation',
     {
       schema: {
         body: z.strictObject({ embedCode: embedCode }),
-        response: { 200: verificationAnswer, 401: errorAnswer, 404: errorAnswer },
+        response: { 200: verificationAnswer, 401: errorAnswer, 404: errorAnswer, 429: errorAnswer },
       },
     },
     async (request, reply) => {
       const scope = await options.resolveScope(request);
       if (!scope) return reply.code(401).send({ error: { code: 'UNAUTHENTICATED', message: 'Sign in to verify an installation' } });
+      checkedBy.set(request, scope.adminUsername !== null ? `admin:${scope.adminUsername}` : `user:${scope.userId}`);
+      const limit = await perAccount(request);
+      if (!limit.isAllowed && limit.isExceeded) {
+        const wait = Math.max(1, limit.ttlInSeconds);
+        return reply
+          .code(429)
+          .header('retry-after', String(wait))
+          .send({ error: { code: 'RATE_LIMITED', message: `Too many installation checks; try again in ${wait} second${wait === 1 ? '' : 's'}` } });
+      }
       const website = await getWebsiteByEmbedCode(options.pool, request.body.embedCode);
       if (!website || !canSeeWebsite(scope, website.id)) {
         return reply.code(404).send({ error: { code: 'WEBSITE_NOT_FOUND', message: 'Website not found' } });

@@ -156,3 +156,22 @@ describe('finding the snippet', () => {
     expect(findSnippet('<script src="/other.js" data-embed-code="abcdefgh12"></script>', 'abcdefgh12')).toEqual({ scriptFound: false, embedCodeFound: false });
   });
 });
+
+describe('when an account checks again and again', () => {
+  it('allows its per-minute checks, then answers 429 without fetching, while other accounts go on', async () => {
+    let fetched = 0;
+    routes['/counted'] = (response) => {
+      fetched++;
+      response.writeHead(200).end(`<html><body>${snippet(website.embedCode)}</body></html>`);
+    };
+    const app = await appWith({ fetch: { allowHosts: ['127.0.0.1'] }, pageUrlsFor: () => [`http://127.0.0.1:${port}/counted`], perAccountPerMinute: 3 });
+    for (let check = 0; check < 3; check++) expect((await verify(app, website.embedCode)).statusCode).toBe(200);
+    const limited = await verify(app, website.embedCode);
+    expect(limited.statusCode).toBe(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect(limited.json()).toEqual({ error: { code: 'RATE_LIMITED', message: expect.stringMatching(/^Too many installation checks; try again in \d+ seconds?$/) } });
+    expect(fetched).toBe(3);
+    expect((await verify(app, other.embedCode, other.ownerId)).statusCode).toBe(200);
+    await app.close();
+  });
+});
