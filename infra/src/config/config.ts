@@ -92,6 +92,24 @@ const envSchema = z
       emptyToUndefined,
       z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     ),
+    /** Where invitation emails go out; unset: no email, the admin copies the invitation link. */
+    SMTP_URL: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .url('must be a URL such as smtp://user:password@mail.example.com:587 or smtps://mail.example.com:465')
+        .refine((value) => /^smtps?:\/\//.test(value), 'must start with smtp:// or smtps://')
+        .optional(),
+    ),
+    /** The sender of those emails. Default: Consentry <no-reply@PUBLIC_URL's host>. */
+    MAIL_FROM: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .max(320, 'must be at most 320 characters')
+        .regex(/^(?:[^<>\r\n]*<[^\s@<>]+@[^\s@<>]+>|[^\s@<>]+@[^\s@<>]+)$/, 'must be an address such as no-reply@example.com or Name <no-reply@example.com>')
+        .optional(),
+    ),
     /** Signs session cookies; unset: one is generated on first start and kept in the database. */
     SESSION_SECRET: z.preprocess(emptyToUndefined, z.string().min(32, 'must be at least 32 characters').optional()),
     /** The first admin, created at start when the admin table is empty (with ADMIN_PASSWORD). */
@@ -108,7 +126,7 @@ const envSchema = z
     }
   });
 
-export type Config = z.infer<typeof envSchema> & { readonly publicUrl: string; readonly sealKeyFile: string };
+export type Config = z.infer<typeof envSchema> & { readonly publicUrl: string; readonly sealKeyFile: string; readonly mailFrom: string };
 
 export class ConfigError extends Error {
   readonly code = 'CONFIG_INVALID';
@@ -133,9 +151,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(problems);
   }
   const config = parsed.data;
+  const publicUrl = (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, '');
   return {
     ...config,
-    publicUrl: (config.PUBLIC_URL ?? `http://localhost:${config.PORT}`).replace(/\/$/, ''),
+    publicUrl,
+    mailFrom: config.MAIL_FROM ?? `Consentry <no-reply@${new URL(publicUrl).hostname}>`,
     sealKeyFile: config.SEAL_KEY_FILE ?? path.join(config.DATA_DIR, 'seal-key.pem'),
   };
 }

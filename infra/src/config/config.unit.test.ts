@@ -112,3 +112,24 @@ describe('where the metrics are served', () => {
     expect(() => loadConfig({ METRICS_TOKEN: 'tiny-secret' })).not.toThrow(/tiny-secret/);
   });
 });
+
+describe('outgoing email', () => {
+  it('is off by default, with a sender at PUBLIC_URL’s host', () => {
+    const config = loadConfig({ PUBLIC_URL: 'https://consent.example.com' });
+    expect(config.SMTP_URL).toBeUndefined();
+    expect(config.mailFrom).toBe('Consentry <no-reply@consent.example.com>');
+  });
+
+  it('takes an smtp:// or smtps:// URL and a sender address', () => {
+    expect(loadConfig({ SMTP_URL: 'smtps://mailer:pw@mail.example.com:465', MAIL_FROM: 'Acme <consent@acme.example>' })).toMatchObject({
+      SMTP_URL: 'smtps://mailer:pw@mail.example.com:465',
+      mailFrom: 'Acme <consent@acme.example>',
+    });
+  });
+
+  it('refuses another scheme without echoing the URL, and a sender that is not an address', () => {
+    expect(() => loadConfig({ SMTP_URL: 'http://user:secret@mail.example.com' })).toThrow('SMTP_URL: must start with smtp:// or smtps:// (got a value that was not accepted)');
+    expect(() => loadConfig({ SMTP_URL: 'http://user:secret@mail.example.com' })).not.toThrow(/secret/);
+    expect(() => loadConfig({ MAIL_FROM: 'nobody' })).toThrow(/MAIL_FROM: must be an address/);
+  });
+});

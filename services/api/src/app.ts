@@ -17,6 +17,8 @@ import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, val
 import type { Registry } from 'prom-client';
 import { z } from 'zod';
 import { adminDeadLetterRoutes } from './admin/dead-letters-routes';
+import { invitationRoutes } from './auth/invitation-routes';
+import type { Mailer } from './mail/mailer';
 import { adminUserRoutes } from './admin/users-routes';
 import { adminPasswordRoutes } from './auth/admin-password-routes';
 import { createOriginGuard } from './auth/origin-guard';
@@ -63,6 +65,8 @@ export interface ApiOptions {
    * Route plugins of other parts (export, verification, live updates), registered inside the api
    * after its own routes: behind its sessions, Origin check and error handler, and in /api/docs.
    */
+  /** Sends invitation emails (SMTP_URL); without it the admin copies the link. */
+  readonly mailer?: Mailer;
   readonly extraRoutes?: (api: { readonly app: FastifyInstance; readonly resolveScope: ResolveScope }) => Promise<void>;
 }
 
@@ -173,13 +177,14 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, options) =>
     ...(options.metricsRegistry ? { onSignIn: createSignInCounter(options.metricsRegistry) } : {}),
   });
   await app.register(adminPasswordRoutes, { pool, hasher });
+  await app.register(invitationRoutes, { pool, hasher });
   await app.register(websiteRoutes, { pool });
   await app.register(statsRoutes, { pool });
   await app.register(analyticsRoutes, { pool });
   await app.register(planRoutes, { pool });
   await app.register(brandingRoutes, { pool });
   await app.register(siteContentRoutes, { pool });
-  await app.register(adminUserRoutes, { pool });
+  await app.register(adminUserRoutes, { pool, publicUrl: options.publicUrl, ...(options.mailer ? { mailer: options.mailer } : {}) });
   await app.register(adminDeadLetterRoutes, { pool });
   await options.extraRoutes?.({ app, resolveScope: createScopeResolver(pool) });
 };

@@ -11,3 +11,4 @@ export { liveRoutes } from './live/routes';
 export { webAppPlugin, type WebAppOptions } from './web-app';
 export { receiptRoutes, type ReceiptRoutesOptions } from './receipts/routes';
 export { bannerTexts, buildConsentReceipt, sealKeyPath, type ConsentReceipt } from './receipts/receipt';
+export { createSmtpMailer, type Mailer, type MailMessage } from './mail/mailer';

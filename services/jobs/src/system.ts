@@ -27,6 +27,7 @@ import {
   buildMetricsServer,
   createLedgerMetrics,
   createMetricsRegistry,
+  createSmtpMailer,
   ensureInitialAdmin,
   exportRoutes,
   liveRoutes,
@@ -151,9 +152,11 @@ export async function startSystem(config: Config): Promise<RunningSystem> {
     widgetScriptPath: widgetScriptPath(),
     rateLimitPerMinute: config.INGEST_RATE_LIMIT_PER_MINUTE,
   });
+  const mailer = config.SMTP_URL ? createSmtpMailer({ url: config.SMTP_URL, from: config.mailFrom }) : undefined;
   await http.register(apiPlugin, {
     pool,
     publicUrl: config.publicUrl,
+    ...(mailer ? { mailer } : {}),
     sessionSecret: config.SESSION_SECRET,
     metricsRegistry,
     // Behind the api's sessions, Origin check and error handler, and in /api/docs.
@@ -188,6 +191,7 @@ export async function startSystem(config: Config): Promise<RunningSystem> {
       if (stopped) return;
       stopped = true;
       await Promise.all([http.close(), metricsServer.close()]);
+      mailer?.close();
       await appender.close();
       await Promise.all([relay.stop(), sealer.stop(), ...projectors.map((projector) => projector.stop())]);
       await bus.close();

@@ -2,7 +2,7 @@
 // to accounts (invite, change the subscription, delete). The account's history is the user stream;
 // the email and password hash are a credential row written in the same transaction as the events
 // (a hook of the append), so an account never exists without its credential or the other way round.
-import { randomUUID } from 'node:crypto';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import {
   EmailTakenError,
   UserNotFoundError,
@@ -16,7 +16,7 @@ import {
   type UserEvent,
   type UserLimits,
 } from '@consentry/events';
-import type { Db, DbTransaction, InlineHandler, StoredEvent } from '@consentry/infra';
+import { withTransaction, type Db, type DbTransaction, type InlineHandler, type StoredEvent } from '@consentry/infra';
 import { getSubscriptionPlan, getUser, listWebsites, type User } from '@consentry/projections';
 import { findUserCredentialByEmail } from '../auth/credentials';
 import type { PasswordHasher } from '../auth/passwords';
@@ -73,13 +73,22 @@ async function requireUserRow(pool: Db, userId: string): Promise<User> {
   return user;
 }
 
-/** Creates an owner account, or completes the invitation sent to this email. */
+/**
+ * Creates an owner account. An email that has an account, or an invitation waiting, is taken: an
+ * invitation is completed only through its link (acceptInvitation), never by whoever registers
+ * the email first.
+ */
 export async function registerUser({ pool, hasher }: AccountsDeps, registration: Registration): Promise<User> {
   const email = normaliseEmail(registration.email);
   const passwordHash = await hasher.hash(registration.password);
-  const credential = await findUserCredentialByEmail(pool, email);
-  if (credential?.passwordHash) throw new EmailTakenError();
-  const userId = credential?.userId ?? randomUUID();
+  if (await findUserCredentialByEmail(pool, email)) throw new EmailTakenError();
+  return completeRegistration(pool, { userId: randomUUID(), email, passwordHash, registration, invitation: null });
+}
+
+async function completeRegistration(
+  pool: Db,
+  { userId, email, passwordHash, registration, invitation }: { userId: string; email: string; passwordHash: string; registration: Omit<Registration, 'email' | 'password'>; invitation: Buffer | null },
+): Promise<User> {
   const streamId = userStreamId(userId);
   const { state, version } = await loadStream(pool, streamId, userDecider, isUserEvent);
   const events = decideUser(
@@ -91,14 +100,20 @@ export async function registerUser({ pool, hasher }: AccountsDeps, registration:
     state,
   );
   const writeCredential = hook('account-credentials', ['UserRegistered'], async (_events, tx) => {
-    if (credential) {
+    if (invitation) {
+      // The link is used up in the same transaction; a second use (or a race) finds it gone.
+      const used = await tx.query({
+        name: 'use-invitation-token',
+        text: `UPDATE invitation_tokens SET used_at = now()
+                WHERE token_hash = $1 AND user_id = $2 AND used_at IS NULL AND expires_at > now()`,
+        values: [invitation, userId],
+      });
       const completed = await tx.query({
         name: 'complete-invited-credential',
         text: 'UPDATE user_credentials SET password_hash = $2, updated_at = now() WHERE user_id = $1 AND password_hash IS NULL',
         values: [userId, passwordHash],
       });
-      // Someone completed this invitation a moment ago.
-      if (completed.rowCount !== 1) throw new EmailTakenError();
+      if (used.rowCount !== 1 || completed.rowCount !== 1) throw new InvitationInvalidError();
     } else {
       await tx.query({
         name: 'create-user-credential',
@@ -140,8 +155,69 @@ export interface Invitation extends UserLimits {
   readonly email: string;
 }
 
-/** An invited account: the person completes it by registering with this email. */
-export async function inviteUser(pool: Db, invitation: Invitation, invitedBy: string): Promise<User> {
+/** How long an invitation link stays valid. */
+export const invitationLifetimeDays = 7;
+
+export class InvitationInvalidError extends ApiError {
+  constructor() {
+    super(400, 'INVITATION_INVALID', 'This invitation link is not valid any more (used, expired or replaced); ask your administrator for a new one');
+  }
+}
+
+const hashToken = (token: string) => createHash('sha256').update(token, 'utf8').digest();
+
+/** A new link for an invited user, replacing any earlier one (inside the caller's transaction). */
+async function issueInvitationToken(tx: DbTransaction, userId: string, createdBy: string): Promise<string> {
+  const token = randomBytes(32).toString('base64url');
+  await tx.query({ name: 'drop-invitation-tokens', text: 'DELETE FROM invitation_tokens WHERE user_id = $1', values: [userId] });
+  await tx.query({
+    name: 'issue-invitation-token',
+    text: `INSERT INTO invitation_tokens (token_hash, user_id, created_by, expires_at)
+           VALUES ($1, $2, $3, now() + make_interval(days => $4))`,
+    values: [hashToken(token), userId, createdBy, invitationLifetimeDays],
+  });
+  return token;
+}
+
+export interface PendingInvitation {
+  readonly userId: string;
+  readonly email: string;
+  readonly expiresAt: string;
+}
+
+/** The invitation a link stands for, while it can still be accepted; null otherwise. */
+export async function findInvitation(db: Db, token: string): Promise<PendingInvitation | null> {
+  const { rows } = await db.query<{ user_id: string; email: string; expires_at: Date }>({
+    name: 'find-invitation',
+    text: `SELECT t.user_id, c.email, t.expires_at FROM invitation_tokens t JOIN user_credentials c USING (user_id)
+            WHERE t.token_hash = $1 AND t.used_at IS NULL AND t.expires_at > now() AND c.password_hash IS NULL`,
+    values: [hashToken(token)],
+  });
+  const row = rows[0];
+  return row ? { userId: row.user_id, email: row.email, expiresAt: row.expires_at.toISOString() } : null;
+}
+
+/** Completes an invited account through its link: the password is set and the link used up. */
+export async function acceptInvitation(
+  { pool, hasher }: AccountsDeps,
+  token: string,
+  registration: Omit<Registration, 'email'>,
+): Promise<User> {
+  const passwordHash = await hasher.hash(registration.password);
+  const invitation = await findInvitation(pool, token);
+  if (!invitation) throw new InvitationInvalidError();
+  return completeRegistration(pool, { userId: invitation.userId, email: invitation.email, passwordHash, registration, invitation: hashToken(token) });
+}
+
+/** A new link for someone invited who has not accepted yet (the old link stops working). */
+export async function renewInvitation(pool: Db, userId: string, renewedBy: string): Promise<string> {
+  const user = await requireUserRow(pool, userId);
+  if (user.status !== 'invited') throw new ApiError(409, 'ALREADY_REGISTERED', 'This user has already completed sign-up');
+  return withTransaction(pool, (tx) => issueInvitationToken(tx, userId, renewedBy));
+}
+
+/** An invited account with a single-use link; the person completes it through that link only. */
+export async function inviteUser(pool: Db, invitation: Invitation, invitedBy: string): Promise<{ user: User; token: string }> {
   const email = normaliseEmail(invitation.email);
   if (await findUserCredentialByEmail(pool, email)) throw new EmailTakenError();
   const userId = randomUUID();
@@ -160,8 +236,10 @@ export async function inviteUser(pool: Db, invitation: Invitation, invitedBy: st
     },
     userDecider.initialState(),
   );
+  let token = '';
   const reserveEmail = hook('account-credentials', ['UserInvited'], async (_events, tx) => {
     await tx.query({ name: 'create-invited-credential', text: 'INSERT INTO user_credentials (user_id, email) VALUES ($1, $2)', values: [userId, email] });
+    token = await issueInvitationToken(tx, userId, invitedBy);
   });
   try {
     await appendDecision(pool, userStreamId(userId), events, { expectedVersion: 0, hooks: [reserveEmail], metadata: { actor: invitedBy } });
@@ -169,7 +247,7 @@ export async function inviteUser(pool: Db, invitation: Invitation, invitedBy: st
     if (isEmailTaken(error)) throw new EmailTakenError();
     throw error;
   }
-  return requireUserRow(pool, userId);
+  return { user: await requireUserRow(pool, userId), token };
 }
 
 export interface SubscriptionChange {

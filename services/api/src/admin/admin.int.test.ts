@@ -10,6 +10,7 @@ import { createPasswordHasher } from '../auth/passwords';
 import {
   addWebsiteAs,
   buildTestApi,
+  clientWith,
   recordConsents,
   registerOwner,
   sessionCookieOf,
@@ -218,19 +219,54 @@ describe('when an admin invites someone', () => {
     expect(response.json()).toMatchObject({ email, status: 'invited', subscriptionTier: 'free', maxWebsites: 1, maxConsentsPerMonth: 15, websiteCount: 0 });
   });
 
-  it('lets the person complete sign-up with that email and keep the invited limits', async () => {
+  it('gives the admin a single-use link through which only the invited person completes sign-up, keeping the invited limits', async () => {
     const email = `invitee-${randomUUID()}@example.com`;
-    const invited = (
-      await admin.request({ method: 'POST', url: '/api/admin/users/invite', payload: { email, subscriptionTier: 'pro', maxWebsites: 4, maxConsentsPerMonth: 40_000 } })
-    ).json();
-    // An invited account cannot be signed into before it is completed.
+    const invited = await admin.request({ method: 'POST', url: '/api/admin/users/invite', payload: { email, subscriptionTier: 'pro', maxWebsites: 4, maxConsentsPerMonth: 40_000 } });
+    const { inviteUrl, inviteEmailSent, id } = invited.json();
+    expect(inviteUrl).toMatch(new RegExp(`^${testPublicUrl}/invitation#[A-Za-z0-9_-]{43}$`));
+    expect(inviteEmailSent).toBe(false); // no SMTP here: the admin passes the link on
+    const token = String(inviteUrl).split('#')[1]!;
+    const { rows } = await db.pool.query('SELECT token_hash FROM invitation_tokens WHERE user_id = $1', [id]);
+    expect(rows).toHaveLength(1);
+    expect(Buffer.from(rows[0].token_hash).toString('base64url')).not.toBe(token); // only its hash is kept
+
+    // Whoever registers the email first gets nothing; an invited account cannot be signed into.
+    const squatter = await api.app.inject({ method: 'POST', url: '/api/auth/register', headers: { origin: testPublicUrl }, payload: { email: email.toUpperCase(), password: testPassword } });
+    expect(squatter.statusCode).not.toBe(201);
     const early = await api.app.inject({ method: 'POST', url: '/api/auth/login', headers: { origin: testPublicUrl }, payload: { email, password: testPassword } });
     expect(early.statusCode).toBe(401);
-    const owner = await registerOwner(api.app, { email: email.toUpperCase() });
-    expect(owner.id).toBe(invited.id);
-    expect((await owner.request({ method: 'GET', url: '/api/auth/user' })).json()).toMatchObject({ subscriptionTier: 'pro', maxWebsites: 4, maxConsentsPerMonth: 40_000 });
-    const listed = (await admin.request({ method: 'GET', url: '/api/admin/users' })).json().find((user: { id: string }) => user.id === owner.id);
+
+    const shown = await api.app.inject({ method: 'POST', url: '/api/auth/invitation', headers: { origin: testPublicUrl }, payload: { token } });
+    expect(shown.json()).toEqual({ email, expiresAt: expect.any(String) });
+    const accepted = await api.app.inject({ method: 'POST', url: '/api/auth/invitation/accept', headers: { origin: testPublicUrl }, payload: { token, password: testPassword, firstName: 'Ines' } });
+    expect(accepted.statusCode).toBe(201);
+    expect(accepted.json().user).toMatchObject({ id, email, firstName: 'Ines', subscriptionTier: 'pro', maxWebsites: 4, maxConsentsPerMonth: 40_000 });
+    const owner = clientWith(api.app, sessionCookieOf(accepted)!);
+    expect((await owner.request({ method: 'GET', url: '/api/auth/user' })).json()).toMatchObject({ id });
+    const listed = (await admin.request({ method: 'GET', url: '/api/admin/users' })).json().find((user: { id: string }) => user.id === id);
     expect(listed).toMatchObject({ status: 'registered', maxWebsites: 4 });
+
+    // The link works once.
+    const again = await api.app.inject({ method: 'POST', url: '/api/auth/invitation/accept', headers: { origin: testPublicUrl }, payload: { token, password: 'another password 2' } });
+    expect(again.statusCode).toBe(400);
+    expect(again.json().error.code).toBe('INVITATION_INVALID');
+    expect((await api.app.inject({ method: 'POST', url: '/api/auth/invitation', headers: { origin: testPublicUrl }, payload: { token } })).statusCode).toBe(400);
+  });
+
+  it('refuses an expired link and one replaced by a new invitation link', async () => {
+    const email = `invitee-${randomUUID()}@example.com`;
+    const first = (await admin.request({ method: 'POST', url: '/api/admin/users/invite', payload: { email } })).json();
+    const renewed = await admin.request({ method: 'POST', url: `/api/admin/users/${first.id}/invitation` });
+    expect(renewed.statusCode).toBe(200);
+    const accept = (inviteUrl: string) =>
+      api.app.inject({ method: 'POST', url: '/api/auth/invitation/accept', headers: { origin: testPublicUrl }, payload: { token: inviteUrl.split('#')[1], password: testPassword } });
+    expect((await accept(first.inviteUrl)).statusCode).toBe(400);
+    await db.pool.query(`UPDATE invitation_tokens SET expires_at = now() - interval '1 second' WHERE user_id = $1`, [first.id]);
+    expect((await accept(renewed.json().inviteUrl)).statusCode).toBe(400);
+    const third = (await admin.request({ method: 'POST', url: `/api/admin/users/${first.id}/invitation` })).json();
+    expect((await accept(third.inviteUrl)).statusCode).toBe(201);
+    expect((await admin.request({ method: 'POST', url: `/api/admin/users/${first.id}/invitation` })).statusCode).toBe(409);
+    expect((await api.app.inject({ method: 'POST', url: '/api/auth/invitation', headers: { origin: testPublicUrl }, payload: { token: 'short' } })).statusCode).toBe(400);
   });
 
   it('refuses an email that already has an account with 409, and one that is not an email with 400', async () => {

@@ -2,10 +2,12 @@
 // changing a user's tier, status, limits and active flag; deleting; inviting.
 import { emailAddress, maxConsentsPerMonth, maxWebsites, subscriptionStatus, subscriptionTier } from '@consentry/events';
 import type { Db } from '@consentry/infra';
-import { getManagedUser, listManagedUsers, type ManagedUser } from '@consentry/projections';
+import { getInstallationBranding, getManagedUser, listManagedUsers, type ManagedUser } from '@consentry/projections';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { changeUserSubscription, deleteUser, inviteUser } from '../accounts/accounts';
+import { changeUserSubscription, deleteUser, invitationLifetimeDays, inviteUser, renewInvitation } from '../accounts/accounts';
+import { invitationEmail } from '../mail/invitation-email';
+import type { Mailer } from '../mail/mailer';
 import { requireAdmin } from '../auth/viewer';
 import { errorsFor, noContent, uuidParam } from '../schemas';
 
@@ -57,7 +59,40 @@ const invitationBody = z.object({
 
 const userParams = z.object({ userId: uuidParam });
 
-export const adminUserRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async (app, { pool }) => {
+const invitationAnswer = managedUserAnswer.extend({
+  inviteUrl: z.string().meta({ description: 'The single-use sign-up link; shown once: give it to the invited person' }),
+  inviteExpiresAt: z.iso.datetime(),
+  inviteEmailSent: z.boolean().meta({ description: 'Whether the link was also emailed (SMTP_URL configured and the server accepted it)' }),
+});
+
+export interface AdminUserRoutesOptions {
+  readonly pool: Db;
+  /** PUBLIC_URL: where invitation links point. */
+  readonly publicUrl: string;
+  /** Emails invitation links when set (SMTP_URL). */
+  readonly mailer?: Mailer;
+}
+
+export const adminUserRoutes: FastifyPluginAsyncZod<AdminUserRoutesOptions> = async (app, { pool, publicUrl, mailer }) => {
+  /** The invitation answer: the link, and whether it was also emailed (a delivery failure is logged, not thrown). */
+  async function invitationAnswerFor(userId: string, token: string, log: { warn(object: object, message: string): void }) {
+    const user = await answerFor(userId);
+    const inviteUrl = `${publicUrl}/invitation#${token}`;
+    const inviteExpiresAt = new Date(Date.now() + invitationLifetimeDays * 24 * 60 * 60 * 1000).toISOString();
+    let inviteEmailSent = false;
+    if (mailer) {
+      const { companyName } = await getInstallationBranding(pool);
+      try {
+        await mailer.send(invitationEmail({ to: user.email, link: inviteUrl, productName: companyName, expiresAt: inviteExpiresAt }));
+        inviteEmailSent = true;
+      } catch (error) {
+        // Never the link: it is a credential.
+        log.warn({ userId, reason: error instanceof Error ? error.message : String(error) }, 'the invitation email could not be sent; the admin has the link');
+      }
+    }
+    return { ...user, inviteUrl, inviteExpiresAt, inviteEmailSent };
+  }
+
   async function answerFor(userId: string) {
     const user = await getManagedUser(pool, userId);
     if (!user) throw new Error(`User ${userId} is not in the read model after a change`);
@@ -115,15 +150,32 @@ export const adminUserRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async (app, 
       bodyLimit: 16 * 1024,
       schema: {
         tags: ['admin'],
-        summary: 'Invite a user: they complete sign-up by registering with this email and keep these limits',
+        summary: 'Invite a user: they complete sign-up through the single-use link (emailed when SMTP is set up) and keep these limits',
         body: invitationBody,
-        response: { 201: managedUserAnswer, ...errorsFor(400, 401, 403, 409) },
+        response: { 201: invitationAnswer, ...errorsFor(400, 401, 403, 409) },
       },
     },
     async (request, reply) => {
       const admin = await requireAdmin(pool, request);
-      const user = await inviteUser(pool, request.body, admin);
-      return reply.code(201).send(await answerFor(user.id));
+      const { user, token } = await inviteUser(pool, request.body, admin);
+      return reply.code(201).send(await invitationAnswerFor(user.id, token, request.log));
+    },
+  );
+
+  app.post(
+    '/api/admin/users/:userId/invitation',
+    {
+      schema: {
+        tags: ['admin'],
+        summary: 'A new invitation link for someone who has not accepted yet (the old link stops working)',
+        params: userParams,
+        response: { 200: invitationAnswer, ...errorsFor(401, 403, 404, 409) },
+      },
+    },
+    async (request) => {
+      const admin = await requireAdmin(pool, request);
+      const token = await renewInvitation(pool, request.params.userId, admin);
+      return invitationAnswerFor(request.params.userId, token, request.log);
     },
   );
 };

@@ -124,6 +124,43 @@ describe('an admin', () => {
     expect(accepted.status()).toBe(201);
   });
 
+  it('invites someone in User Management; only the link it shows completes their sign-up', async () => {
+    await mainNav().getByRole('link', { name: 'User Management' }).click();
+    await page.getByRole('button', { name: 'Invite User' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel('Email').fill('carol@florist.example.test');
+    await dialog.getByRole('button', { name: 'Send Invitation' }).click();
+    // The dialog stays open with the link (it is shown once), so the toast is behind it.
+    await expect.poll(() => page.getByText('Invitation sent to carol@florist.example.test', { exact: true }).isVisible()).toBe(true);
+    const link = dialog.getByText(/\/invitation#/);
+    await expect.poll(() => link.isVisible()).toBe(true);
+    const inviteUrl = (await link.textContent())!.trim();
+    expect(inviteUrl).toMatch(new RegExp(`^${web.url}/invitation#[A-Za-z0-9_-]{43}$`));
+    await dialog.getByRole('button', { name: 'Done' }).click();
+
+    const invitee = await browser.newContext();
+    try {
+      const squatter = await invitee.request.post(`${web.url}/api/auth/register`, { data: { email: 'carol@florist.example.test', password: 'first come first served' } });
+      expect(squatter.status()).not.toBe(201);
+      const carol = await invitee.newPage();
+      await carol.goto(inviteUrl);
+      await expect.poll(() => carol.getByLabel('Email').inputValue()).toBe('carol@florist.example.test');
+      await carol.getByLabel('First name').fill('Carol');
+      await carol.getByLabel('Password').fill('carol’s own password');
+      await carol.getByRole('button', { name: 'Create account' }).click();
+      await carol.waitForURL(`${web.url}/dashboard`);
+      const me = await invitee.request.get(`${web.url}/api/auth/user`);
+      expect(await me.json()).toMatchObject({ email: 'carol@florist.example.test', firstName: 'Carol', subscriptionTier: 'free' });
+
+      // Used once: the same link now says so.
+      const again = await invitee.newPage();
+      await again.goto(inviteUrl);
+      await expect.poll(() => again.getByRole('alert').textContent()).toMatch(/not valid any more/);
+    } finally {
+      await invitee.close();
+    }
+  });
+
   it('brands the installation in Settings: the public site shows the company name', async () => {
     await mainNav().getByRole('link', { name: 'Settings' }).click();
     const branding = page.getByRole('region', { name: 'Installation branding' });

@@ -59,6 +59,8 @@ const publicScreens = [
   ['/privacy-policy', 'Privacy Policy and Cookie Notice'],
   ['/login', 'Welcome'],
   ['/admin/login', 'Admin Login'],
+  ['/invitation', 'Accept your invitation'],
+  ['/api/logout', 'Sign out?'],
   ['/no-such-page', '404 Page Not Found'],
 ] as const;
 

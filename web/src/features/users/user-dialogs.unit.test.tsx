@@ -13,7 +13,10 @@ const plans = [
 
 describe('invite user dialog', () => {
   it('starts with tier free, 1 website and 15 consents, and copies a chosen plan’s limits', async () => {
-    const { requests } = stubFetch({ 'POST /api/admin/users/invite': () => jsonResponse({}, 201) });
+    const inviteUrl = 'http://localhost:3000/invitation#abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQ';
+    const { requests } = stubFetch({
+      'POST /api/admin/users/invite': () => jsonResponse({ email: 'new@example.com', inviteUrl, inviteEmailSent: false }, 201),
+    });
     renderInApp(<InviteUserDialog plans={plans} />);
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Invite User' }));
@@ -36,6 +39,9 @@ describe('invite user dialog', () => {
     await user.type(within(dialog).getByLabelText('Email'), 'new@example.com');
     await user.click(within(dialog).getByRole('button', { name: 'Send Invitation' }));
     expect(await screen.findByText('Invitation sent to new@example.com')).toBeInTheDocument();
+    // The single-use link is shown once, with what to do with it.
+    expect(await screen.findByText(inviteUrl)).toBeInTheDocument();
+    expect(screen.getByText(/send this link to new@example.com yourself/)).toBeInTheDocument();
     expect(requests[0]?.body).toEqual({
       email: 'new@example.com',
       subscriptionTier: 'pro',
