@@ -1,12 +1,13 @@
 // The owner's websites: list (an admin's: all), add within the plan's limit, remove.
 import { WebsiteNotFoundError, bannerPosition, bannerTheme, ipAddressMode, policyVersion, webUrl, websiteName, type WebsiteActor } from '@consentry/events';
-import type { Website } from '@consentry/projections';
+import { getUser, type User, type Website } from '@consentry/projections';
 import type { Db } from '@consentry/infra';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { websitesInScope } from '../auth/scope';
 import { requireUser, requireViewer } from '../auth/viewer';
+import { ApiError } from '../errors';
 import { errorsFor, noContent, toWebsiteAnswer, uuidParam, websiteAnswer } from '../schemas';
 import { normaliseDomain } from './domain-name';
 import { addWebsite, changeWebsiteSettings, removeWebsite } from './websites';
@@ -50,6 +51,9 @@ const newWebsiteBody = z.object({
       return domain;
     })
     .meta({ description: 'A hostname or URL; stored as the lower-case hostname without scheme, port, path or a leading www.' }),
+  ownerId: uuidParam
+    .optional()
+    .meta({ description: "Admins: the owner the website is for (within that owner's plan). Owners: omit it, or their own id." }),
 });
 
 export const websiteRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async (app, { pool }) => {
@@ -68,16 +72,18 @@ export const websiteRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async (app, { 
       bodyLimit: 16 * 1024,
       schema: {
         tags: ['websites'],
-        summary: 'Add a website',
-        description: "Refused with 403 `WEBSITE_LIMIT_REACHED` ('Website limit reached') when the owner's plan allows no more.",
+        summary: 'Add a website (an admin: for the owner they choose)',
+        description:
+          "Refused with 403 `WEBSITE_LIMIT_REACHED` ('Website limit reached') when the owner's plan allows no more. " +
+          'An admin names the owner in `ownerId` (400 `OWNER_REQUIRED` without one, unless the admin also has an owner account; 404 `OWNER_NOT_FOUND` for no such registered, active owner).',
         body: newWebsiteBody,
-        response: { 201: websiteAnswer, ...errorsFor(400, 401, 403, 409, 413, 415) },
+        response: { 201: websiteAnswer, ...errorsFor(400, 401, 403, 404, 409, 413, 415) },
       },
     },
     async (request, reply) => {
-      const owner = await requireUser(pool, request);
-      const website = await addWebsite(pool, owner, request.body);
-      return reply.code(201).send(toWebsiteAnswer(website));
+      const { ownerId, ...website } = request.body;
+      const { owner, addedBy } = await ownerOfNewWebsite(pool, request, ownerId);
+      return reply.code(201).send(toWebsiteAnswer(await addWebsite(pool, owner, website, addedBy)));
     },
   );
 
@@ -136,6 +142,27 @@ export const websiteRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async (app, { 
     },
   );
 };
+
+/**
+ * Whose account a new website goes to. An owner adds to their own account (naming another owner is
+ * 403); an admin adds for the owner they name, or to their own owner account when they have one.
+ */
+async function ownerOfNewWebsite(pool: Db, request: FastifyRequest, ownerId: string | undefined): Promise<{ owner: User; addedBy: string }> {
+  const viewer = await requireViewer(pool, request);
+  if (!viewer.adminUsername) {
+    const owner = await requireUser(pool, request);
+    if (ownerId !== undefined && ownerId !== owner.id) throw new ApiError(403, 'FORBIDDEN', 'Owners add websites to their own account only');
+    return { owner, addedBy: owner.id };
+  }
+  const addedBy = viewer.adminUsername;
+  if (ownerId === undefined) {
+    if (viewer.user) return { owner: viewer.user, addedBy };
+    throw new ApiError(400, 'OWNER_REQUIRED', 'Choose the owner this website is for');
+  }
+  const owner = await getUser(pool, ownerId);
+  if (!owner || owner.status !== 'registered' || !owner.isActive) throw new ApiError(404, 'OWNER_NOT_FOUND', 'No active owner account with this id');
+  return { owner, addedBy };
+}
 
 /** An admin may act on any website; an owner only on their own (the decider checks). */
 async function websiteActorOf(pool: Db, request: FastifyRequest): Promise<WebsiteActor> {

@@ -76,12 +76,42 @@ describe('when an owner adds a website', () => {
     expect((await owner.request({ method: 'GET', url: '/api/websites' })).json()).toEqual([]);
   });
 
-  it('needs an owner account: 401 for nobody, 403 for an admin without one', async () => {
+  it('needs someone signed in: 401 for nobody', async () => {
     const anonymous = await api.app.inject({ method: 'POST', url: '/api/websites', payload: { name: 'Shop', domain: 'shop.example.com' } });
     expect(anonymous.statusCode).toBe(401);
-    const byAdmin = await admin.request({ method: 'POST', url: '/api/websites', payload: { name: 'Shop', domain: 'shop.example.com' } });
-    expect(byAdmin.statusCode).toBe(403);
-    expect(byAdmin.json().error.code).toBe('OWNER_ACCOUNT_REQUIRED');
+  });
+});
+
+describe('when an admin adds a website', () => {
+  it('adds it for the owner the admin chooses, within that owner’s plan, recorded as the admin’s doing', async () => {
+    const owner = await registerOwner(api.app); // free plan: 1 website
+    const added = await admin.request({ method: 'POST', url: '/api/websites', payload: { name: 'Florist', domain: 'florist.example.com', ownerId: owner.id.toUpperCase() } });
+    expect(added.statusCode).toBe(201);
+    expect(added.json()).toMatchObject({ name: 'Florist', domain: 'florist.example.com', embedCode: expect.any(String) });
+    expect((await owner.request({ method: 'GET', url: '/api/websites' })).json()).toEqual([expect.objectContaining({ id: added.json().id })]);
+    const { rows } = await db.pool.query(`SELECT data->>'ownerId' AS owner, metadata->>'actor' AS actor FROM events WHERE type = 'WebsiteAdded' AND data->>'websiteId' = $1`, [added.json().id]);
+    expect(rows).toEqual([{ owner: owner.id, actor: 'root' }]);
+
+    const overLimit = await admin.request({ method: 'POST', url: '/api/websites', payload: { name: 'Second', domain: 'second.example.com', ownerId: owner.id } });
+    expect(overLimit.statusCode).toBe(403);
+    expect(overLimit.json().error.code).toBe('WEBSITE_LIMIT_REACHED');
+  });
+
+  it('asks which owner (400) when the admin names none and has no owner account; 404 for no such owner', async () => {
+    const none = await admin.request({ method: 'POST', url: '/api/websites', payload: { name: 'Shop', domain: 'shop.example.com' } });
+    expect(none.statusCode).toBe(400);
+    expect(none.json()).toEqual({ error: { code: 'OWNER_REQUIRED', message: 'Choose the owner this website is for' } });
+    const unknown = await admin.request({ method: 'POST', url: '/api/websites', payload: { name: 'Shop', domain: 'shop.example.com', ownerId: randomUUID() } });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().error.code).toBe('OWNER_NOT_FOUND');
+  });
+
+  it('does not let an owner add a website to someone else’s account', async () => {
+    const [owner, other] = [await registerOwner(api.app), await registerOwner(api.app)];
+    const response = await owner.request({ method: 'POST', url: '/api/websites', payload: { name: 'Shop', domain: 'shop.example.com', ownerId: other.id } });
+    expect(response.statusCode).toBe(403);
+    expect((await other.request({ method: 'GET', url: '/api/websites' })).json()).toEqual([]);
+    expect((await owner.request({ method: 'POST', url: '/api/websites', payload: { name: 'Mine', domain: 'mine.example.com', ownerId: owner.id } })).statusCode).toBe(201);
   });
 });
 

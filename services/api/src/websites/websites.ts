@@ -62,7 +62,8 @@ export interface NewWebsite {
   readonly domain: string;
 }
 
-export async function addWebsite(pool: Db, owner: User, website: NewWebsite): Promise<Website> {
+/** Adds a website to the owner's account, within their plan; `addedBy` is who did it (the owner's id, or an admin's username). */
+export async function addWebsite(pool: Db, owner: User, website: NewWebsite, addedBy: string = owner.id): Promise<Website> {
   const websiteId = randomUUID();
   const events = decideWebsite(
     {
@@ -80,7 +81,7 @@ export async function addWebsite(pool: Db, owner: User, website: NewWebsite): Pr
     },
     websiteDecider.initialState(),
   );
-  await appendDecision(pool, websiteStreamId(websiteId), events, { expectedVersion: 0, hooks: [websiteLimitGuard], metadata: { actor: owner.id } });
+  await appendDecision(pool, websiteStreamId(websiteId), events, { expectedVersion: 0, hooks: [websiteLimitGuard], metadata: { actor: addedBy } });
   const added = await getWebsite(pool, websiteId);
   if (!added) throw new Error(`Website ${websiteId} was added but is not in the read model`);
   return added;

@@ -1,11 +1,11 @@
 // The web app end to end for an admin, in real headless Chromium against the whole system: sign in
-// at /admin/login, see every owner's websites without being offered Add Website (an admin has no
-// owner account), edit the landing page in the Website Editor and see it on `/`, change an owner's
+// at /admin/login, see every owner's websites, add one for an owner in the Add Website dialog and see a
+// visitor's consent on its dashboard, edit the landing page in the Website Editor and see it on `/`, change an owner's
 // tier in User Management (and the owner may then add more websites), brand the installation, and
 // sign out.
 import type { APIRequestContext, Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium } from '@consentry/infra/testing';
+import { launchChromium, serveStaticPages } from '@consentry/infra/testing';
 import { adminCredentials, addWebsite, assertWebAppBuilt, registerOwner, startWebSystem, type Owner, type WebSystem } from './web-harness';
 
 let web: WebSystem;
@@ -15,6 +15,7 @@ let ownerContext: BrowserContext;
 let ownerApi: APIRequestContext;
 let page: Page;
 let owner: Owner;
+let shop: { port: number; close(): Promise<void> } | undefined;
 
 beforeAll(async () => {
   assertWebAppBuilt();
@@ -31,6 +32,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
+  await shop?.close();
   await web?.stop();
 });
 
@@ -38,7 +40,7 @@ const mainNav = () => page.getByRole('navigation', { name: 'Main' });
 const toast = (title: string) => page.getByRole('region', { name: /Notifications/ }).getByText(title, { exact: true });
 
 describe('an admin', () => {
-  it('signs in at /admin/login and lands on every owner’s websites, without Add Website', async () => {
+  it('signs in at /admin/login and lands on every owner’s websites', async () => {
     await page.goto(`${web.url}/admin/login`);
     await page.getByLabel('Username').fill(adminCredentials.username);
     await page.getByLabel('Password').fill(adminCredentials.password);
@@ -47,7 +49,6 @@ describe('an admin', () => {
     await expect.poll(() => toast('Login successful').isVisible()).toBe(true);
     await page.waitForURL(`${web.url}/admin/websites`);
     await expect.poll(() => page.getByRole('article', { name: "Bob's Bakery" }).getByText('bakery.example.test', { exact: true }).isVisible()).toBe(true);
-    expect(await page.getByRole('button', { name: /Add (Your First )?Website/ }).count()).toBe(0);
     await expect.poll(() => page.getByRole('banner').getByText(adminCredentials.username, { exact: true }).isVisible()).toBe(true);
     // Admin mode: the admin-only screens are in the navigation.
     expect(await mainNav().getByRole('link').allTextContents()).toEqual([
@@ -122,6 +123,42 @@ describe('an admin', () => {
 
     const accepted = await ownerApi.post(`${web.url}/api/websites`, { data: secondWebsite });
     expect(accepted.status()).toBe(201);
+  });
+
+  it('adds a website for an owner in the Add Website dialog; its snippet records a visitor’s consent, shown on the dashboard', async () => {
+    await mainNav().getByRole('link', { name: 'Websites' }).click();
+    await page.waitForURL(`${web.url}/admin/websites`);
+    await page.getByRole('button', { name: 'Add Website' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('combobox', { name: 'Owner' }).click();
+    await page.getByRole('option', { name: 'Bob Baker (bob@bakery.example.test)' }).click();
+    await dialog.getByLabel('Website Name').fill('Bakery Shop');
+    await dialog.getByLabel('Domain').fill('shop.bakery.example.test');
+    await dialog.getByRole('button', { name: 'Add Website' }).click();
+    await expect.poll(() => toast('Website added').isVisible()).toBe(true);
+
+    const card = page.getByRole('article', { name: 'Bakery Shop' });
+    await expect.poll(() => card.getByText('shop.bakery.example.test', { exact: true }).isVisible()).toBe(true);
+    const snippet = (await card.locator('pre code').textContent())!;
+    expect(snippet).toContain('data-embed-code=');
+    const { rows } = await web.db.pool.query(`SELECT owner_id FROM websites WHERE name = 'Bakery Shop'`);
+    expect(rows).toEqual([{ owner_id: owner.id }]);
+
+    shop = await serveStaticPages({ '/': `<!doctype html><html lang="en"><head><title>Bakery Shop</title></head><body><h1>Bakery Shop</h1>${snippet}</body></html>` });
+    const visitor = await browser.newContext();
+    try {
+      const shopPage = await visitor.newPage();
+      await shopPage.goto(`http://shop.bakery.example.test:${shop.port}/`);
+      const banner = shopPage.locator('consentry-widget [role="dialog"]');
+      await expect.poll(() => banner.isVisible()).toBe(true);
+      await banner.getByRole('button', { name: 'Accept All' }).click();
+    } finally {
+      await visitor.close();
+    }
+    await mainNav().getByRole('link', { name: 'Dashboard' }).click();
+    await page.waitForURL(`${web.url}/admin`);
+    const activity = page.getByRole('region', { name: 'Recent Consent Activity' });
+    await expect.poll(() => activity.getByRole('row').filter({ hasText: 'Bakery Shop' }).filter({ hasText: 'Accepted' }).count(), { timeout: 15_000 }).toBe(1);
   });
 
   it('invites someone in User Management; only the link it shows completes their sign-up', async () => {

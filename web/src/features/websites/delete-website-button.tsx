@@ -1,6 +1,6 @@
 // Deletes a website after confirmation: removing a site stops its banner from recording consents.
-import { Trash } from 'lucide-react';
-import { useToast } from '../../components/toaster';
+import { Trash } from "lucide-react";
+import { useToast } from "../../components/toaster";
 import {
   AlertDialog,
   AlertDialogAction,
@@ -11,10 +11,10 @@ import {
   AlertDialogHeader,
   AlertDialogTitle,
   AlertDialogTrigger,
-} from '../../components/ui/alert-dialog';
-import { Button } from '../../components/ui/button';
-import { useDeleteWebsite } from './mutations';
-import type { Website } from './queries';
+} from "../../components/ui/alert-dialog";
+import { Button } from "../../components/ui/button";
+import { useDeleteWebsite } from "./mutations";
+import type { Website } from "./queries";
 
 export function DeleteWebsiteButton({ website }: { website: Website }) {
   const deleteWebsite = useDeleteWebsite();
@@ -22,9 +22,17 @@ export function DeleteWebsiteButton({ website }: { website: Website }) {
 
   function confirmDelete() {
     deleteWebsite.mutate(website.id, {
-      onSuccess: () => toast({ title: 'Website deleted', description: 'The website has been successfully removed.' }),
+      onSuccess: () =>
+        toast({
+          title: "Website deleted",
+          description: "The website has been successfully removed.",
+        }),
       onError: () =>
-        toast({ title: 'Error', description: 'Failed to delete website. Please try again.', variant: 'destructive' }),
+        toast({
+          title: "Error",
+          description: "Failed to delete website. Please try again.",
+          variant: "destructive",
+        }),
     });
   }
 
@@ -45,7 +53,8 @@ export function DeleteWebsiteButton({ website }: { website: Website }) {
         <AlertDialogHeader>
           <AlertDialogTitle>Delete {website.name}?</AlertDialogTitle>
           <AlertDialogDescription>
-            The banner on {website.domain} will stop recording consent choices. This action cannot be undone.
+            The banner on {website.domain} will stop recording consent choices.
+            This action cannot be undone.
           </AlertDialogDescription>
         </AlertDialogHeader>
         <AlertDialogFooter>

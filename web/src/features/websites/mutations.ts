@@ -9,6 +9,8 @@ import { websitesQueryOptions, type Website } from './queries';
 export interface NewWebsite {
   name: string;
   domain: string;
+  /** An admin adding for an owner. */
+  ownerId?: string;
 }
 
 async function refreshAfterWebsiteChange(queryClient: QueryClient): Promise<void> {

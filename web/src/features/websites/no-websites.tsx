@@ -1,15 +1,23 @@
 // The empty state of the screens that need a website first: says why, and links to Websites.
-import { Link } from '@tanstack/react-router';
-import { EmptyState } from '../../components/query-state';
-import { Button } from '../../components/ui/button';
-import { useSession } from '../auth/use-session';
+import { Link } from "@tanstack/react-router";
+import { EmptyState } from "../../components/query-state";
+import { Button } from "../../components/ui/button";
+import { useSession } from "../auth/use-session";
 
-export function NoWebsites({ title = 'No websites added yet', description }: { title?: string; description: string }) {
+export function NoWebsites({
+  title = "No websites added yet",
+  description,
+}: {
+  title?: string;
+  description: string;
+}) {
   const session = useSession();
   return (
     <EmptyState title={title} description={description}>
       <Button asChild variant="outline">
-        <Link to={session.admin ? '/admin/websites' : '/user/websites'}>Go to Websites</Link>
+        <Link to={session.admin ? "/admin/websites" : "/user/websites"}>
+          Go to Websites
+        </Link>
       </Button>
     </EmptyState>
   );

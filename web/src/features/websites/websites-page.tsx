@@ -1,61 +1,76 @@
 // The Websites screen (/websites, /user/websites, /admin/websites): every website with its status,
 // embed snippet, creation date and id, plus adding and deleting. Websites belong to owner accounts:
-// an admin signed in without one sees every owner's websites and is not offered Add Website (the
-// api would refuse it).
-import { useQuery } from '@tanstack/react-query';
-import { Link } from '@tanstack/react-router';
-import { Globe } from 'lucide-react';
-import { PageHeader } from '../../components/page-header';
-import { EmptyState, ErrorState, LoadingState } from '../../components/query-state';
-import { SnippetBlock } from '../../components/snippet-block';
-import { Badge } from '../../components/ui/badge';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
-import { Button } from '../../components/ui/button';
-import { formatDateTime } from '../../lib/format';
-import { buildEmbedSnippet, getProductHost } from '../../lib/snippet';
-import { useSession } from '../auth/use-session';
-import { AddWebsiteDialog } from './add-website-dialog';
-import { DeleteWebsiteButton } from './delete-website-button';
-import { websitesQueryOptions, type Website } from './queries';
+// an admin sees every owner's websites and adds one for the owner they choose in the dialog.
+import { useQuery } from "@tanstack/react-query";
+import { Globe } from "lucide-react";
+import { PageHeader } from "../../components/page-header";
+import {
+  EmptyState,
+  ErrorState,
+  LoadingState,
+} from "../../components/query-state";
+import { SnippetBlock } from "../../components/snippet-block";
+import { Badge } from "../../components/ui/badge";
+import {
+  Card,
+  CardContent,
+  CardDescription,
+  CardHeader,
+  CardTitle,
+} from "../../components/ui/card";
+import { formatDateTime } from "../../lib/format";
+import { buildEmbedSnippet, getProductHost } from "../../lib/snippet";
+import { useSession } from "../auth/use-session";
+import { AddWebsiteDialog } from "./add-website-dialog";
+import { DeleteWebsiteButton } from "./delete-website-button";
+import { websitesQueryOptions, type Website } from "./queries";
 
 export function WebsiteStatusBadge({ isActive }: { isActive: boolean }) {
-  return isActive ? <Badge variant="success">Active</Badge> : <Badge variant="secondary">Inactive</Badge>;
+  return isActive ? (
+    <Badge variant="success">Active</Badge>
+  ) : (
+    <Badge variant="secondary">Inactive</Badge>
+  );
 }
 
 export function WebsitesPage() {
   const websitesQuery = useQuery(websitesQueryOptions());
-  const canAddWebsites = useSession().user !== null;
+  const session = useSession();
+  const chooseOwner = session.admin !== null;
 
   return (
     <>
       <PageHeader
         title="Websites"
-        description={canAddWebsites ? 'Manage your websites and their consent banners.' : "Every owner's websites and their consent banners."}
-        action={canAddWebsites && websitesQuery.data && websitesQuery.data.length > 0 ? <AddWebsiteDialog /> : undefined}
+        description={
+          chooseOwner
+            ? "Every owner's websites and their consent banners."
+            : "Manage your websites and their consent banners."
+        }
+        action={
+          websitesQuery.data && websitesQuery.data.length > 0 ? (
+            <AddWebsiteDialog chooseOwner={chooseOwner} />
+          ) : undefined
+        }
       />
       {websitesQuery.isPending ? (
         <LoadingState />
       ) : websitesQuery.isError ? (
-        <ErrorState title="Websites could not be loaded." error={websitesQuery.error} />
+        <ErrorState
+          title="Websites could not be loaded."
+          error={websitesQuery.error}
+        />
       ) : websitesQuery.data.length === 0 ? (
         <Card>
-          {canAddWebsites ? (
-            <EmptyState
-              title="No websites yet"
-              description="Add your first website to get its embed code and start recording consent choices."
-            >
-              <AddWebsiteDialog triggerLabel="Add Your First Website" />
-            </EmptyState>
-          ) : (
-            <EmptyState
-              title="No websites yet"
-              description="Owners add websites from their own accounts. Invite owners and manage their plans in User Management."
-            >
-              <Button asChild variant="outline">
-                <Link to="/user-management">Open User Management</Link>
-              </Button>
-            </EmptyState>
-          )}
+          <EmptyState
+            title="No websites yet"
+            description="Add your first website to get its embed code and start recording consent choices."
+          >
+            <AddWebsiteDialog
+              triggerLabel="Add Your First Website"
+              chooseOwner={chooseOwner}
+            />
+          </EmptyState>
         </Card>
       ) : (
         <div className="grid grid-cols-1 gap-4">
@@ -82,7 +97,9 @@ function WebsiteCard({ website }: { website: Website }) {
               </span>
               <WebsiteStatusBadge isActive={website.isActive} />
             </CardTitle>
-            <CardDescription className="wrap-anywhere">{website.domain}</CardDescription>
+            <CardDescription className="wrap-anywhere">
+              {website.domain}
+            </CardDescription>
           </div>
         </div>
         <DeleteWebsiteButton website={website} />
@@ -90,7 +107,10 @@ function WebsiteCard({ website }: { website: Website }) {
       <CardContent className="space-y-3">
         <SnippetBlock
           label="Website body code"
-          snippet={buildEmbedSnippet({ host: getProductHost(), embedCode: website.embedCode })}
+          snippet={buildEmbedSnippet({
+            host: getProductHost(),
+            embedCode: website.embedCode,
+          })}
         />
         <div className="flex flex-wrap gap-x-6 gap-y-1 text-xs text-muted-foreground">
           <span>Created {formatDateTime(website.createdAt)}</span>
