@@ -22,6 +22,8 @@ export interface User {
 export interface ManagedUser extends User {
   readonly websiteCount: number;
   readonly consentCount: number;
+  /** Consents recorded on the user's websites this calendar month (UTC), what maxConsentsPerMonth is about. */
+  readonly currentMonthConsents: number;
   /** The latest of: the account changing, a website added, an event from one of the websites. */
   readonly lastActivity: string;
 }
@@ -86,18 +88,20 @@ export async function getManagedUser(db: Queryable, userId: string): Promise<Man
 }
 
 async function queryManagedUsers(db: Queryable, userId: string | null): Promise<ManagedUser[]> {
-  const { rows } = await db.query<UserRow & { website_count: number; consent_count: number; last_activity: Date }>({
+  const { rows } = await db.query<UserRow & { website_count: number; consent_count: number; month_consent_count: number; last_activity: Date }>({
     name: 'list-managed-users',
     text: `SELECT ${userColumns},
                   coalesce(w.website_count, 0)::int8 AS website_count,
                   coalesce(c.consent_count, 0)::int8 AS consent_count,
+                  coalesce(c.month_consent_count, 0)::int8 AS month_consent_count,
                   greatest(u.updated_at, w.last_added_at, a.last_event_at) AS last_activity
              FROM users u
              LEFT JOIN LATERAL (
                SELECT count(*) AS website_count, max(created_at) AS last_added_at FROM websites WHERE owner_id = u.id
              ) w ON true
              LEFT JOIN LATERAL (
-               SELECT sum(s.accepted + s.declined) AS consent_count
+               SELECT sum(s.accepted + s.declined) AS consent_count,
+                      sum(s.accepted + s.declined) FILTER (WHERE s.day >= date_trunc('month', now() AT TIME ZONE 'UTC')::date) AS month_consent_count
                  FROM consent_stats_daily s JOIN websites ws ON ws.id = s.website_id
                 WHERE ws.owner_id = u.id
              ) c ON true
@@ -114,6 +118,7 @@ async function queryManagedUsers(db: Queryable, userId: string | null): Promise<
     ...toUser(row),
     websiteCount: row.website_count,
     consentCount: row.consent_count,
+    currentMonthConsents: row.month_consent_count,
     lastActivity: row.last_activity.toISOString(),
   }));
 }

@@ -141,9 +141,10 @@ describe('the list of users', () => {
   it('has each user with their websites, consents and latest activity', async () => {
     const owner = await registerOwner(api.app);
     const website = await addWebsiteAs(owner, 'Counted');
+    const now = new Date().toISOString();
     await recordConsents(db.pool, [
-      { websiteId: website.id, choice: 'accepted' },
-      { websiteId: website.id, choice: 'declined' },
+      { websiteId: website.id, choice: 'accepted', receivedAt: now },
+      { websiteId: website.id, choice: 'declined', receivedAt: now },
     ]);
     const response = await admin.request({ method: 'GET', url: '/api/admin/users' });
     expect(response.statusCode).toBe(200);
@@ -162,6 +163,8 @@ describe('the list of users', () => {
       isActive: true,
       websiteCount: 1,
       consentCount: 2,
+      currentMonthConsents: 2,
+      consentQuotaExceeded: false,
       lastActivity: expect.any(String),
     });
     expect(Math.abs(Date.parse(listed.lastActivity) - Date.now())).toBeLessThan(60_000);

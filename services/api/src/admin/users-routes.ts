@@ -26,6 +26,10 @@ const managedUserAnswer = z
     isActive: z.boolean(),
     websiteCount: z.int(),
     consentCount: z.int(),
+    currentMonthConsents: z.int().meta({ description: 'Consents on their websites this calendar month (UTC)' }),
+    consentQuotaExceeded: z
+      .boolean()
+      .meta({ description: 'More consents this month than maxConsentsPerMonth: all are still recorded and counted; the owner is told to upgrade' }),
     lastActivity: z.iso.datetime(),
   })
   .meta({ id: 'ManagedUser' });
@@ -44,6 +48,8 @@ const toManagedUserAnswer = (user: ManagedUser): z.infer<typeof managedUserAnswe
   isActive: user.isActive,
   websiteCount: user.websiteCount,
   consentCount: user.consentCount,
+  currentMonthConsents: user.currentMonthConsents,
+  consentQuotaExceeded: user.currentMonthConsents > user.maxConsentsPerMonth,
   lastActivity: user.lastActivity,
 });
 

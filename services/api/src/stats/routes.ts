@@ -43,6 +43,10 @@ const usageAnswer = z
     subscriptionPlan: z.object({ displayName: z.string(), price: z.int(), features: z.array(z.string()) }).nullable(),
     currentWebsites: z.int(),
     currentMonthConsents: z.int(),
+    consentQuotaExceeded: z.boolean().meta({
+      description:
+        "More consents this month than the plan's maxConsentsPerMonth. Nothing is refused or left out: every consent is recorded and counted in statistics and analytics; the owner is asked to upgrade.",
+    }),
   })
   .meta({ id: 'SubscriptionUsage' });
 
@@ -148,6 +152,7 @@ export const statsRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async (app, { po
         subscriptionPlan: plan ? { displayName: plan.displayName, price: plan.priceCents, features: [...plan.features] } : null,
         currentWebsites: websites.length,
         currentMonthConsents: monthStats.totalConsents,
+        consentQuotaExceeded: monthStats.totalConsents > user.maxConsentsPerMonth,
       };
     },
   );

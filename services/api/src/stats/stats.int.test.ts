@@ -143,6 +143,7 @@ describe('GET /api/subscription/usage', () => {
       subscriptionPlan: { displayName: 'Pro', price: 4_900, features: expect.arrayContaining(['Up to 10 websites']) },
       currentWebsites: 3,
       currentMonthConsents: consents().filter((consent) => inThisMonth(consent.receivedAt)).length,
+      consentQuotaExceeded: false,
     });
   });
 
@@ -153,7 +154,30 @@ describe('GET /api/subscription/usage', () => {
       subscriptionPlan: { displayName: 'Free', price: 0, features: expect.arrayContaining(['Up to 10,000 consents per month']) },
       currentWebsites: 0,
       currentMonthConsents: 0,
+      consentQuotaExceeded: false,
     });
+  });
+
+  it('past the monthly quota: keeps every consent, counts it everywhere, and flags the owner (and to admins)', async () => {
+    const small = await registerOwner(api.app);
+    const website = await addWebsiteAs(small, 'Small shop', 'small.example.com');
+    const limits = { subscriptionTier: 'free', subscriptionStatus: 'active', maxWebsites: 1, maxConsentsPerMonth: 2, isActive: true };
+    expect((await admin.request({ method: 'PUT', url: `/api/admin/users/${small.id}`, payload: limits })).statusCode).toBe(200);
+    const now = new Date().toISOString();
+    await recordConsents(db.pool, [
+      { websiteId: website.id, choice: 'accepted', receivedAt: now },
+      { websiteId: website.id, choice: 'declined', receivedAt: now },
+    ]);
+    expect((await small.request({ method: 'GET', url: '/api/subscription/usage' })).json()).toMatchObject({ currentMonthConsents: 2, consentQuotaExceeded: false });
+
+    await recordConsents(db.pool, [{ websiteId: website.id, choice: 'accepted', receivedAt: now }]);
+    const usage = (await small.request({ method: 'GET', url: '/api/subscription/usage' })).json();
+    expect(usage).toMatchObject({ currentMonthConsents: 3, consentQuotaExceeded: true, user: { maxConsentsPerMonth: 2 } });
+    // Nothing past the quota is dropped or left out of the statistics.
+    expect((await small.request({ method: 'GET', url: '/api/consents' })).json()).toHaveLength(3);
+    expect((await small.request({ method: 'GET', url: '/api/stats/consents' })).json()).toMatchObject({ totalConsents: 3 });
+    const managed = (await admin.request({ method: 'GET', url: '/api/admin/users' })).json().find((user: { id: string }) => user.id === small.id);
+    expect(managed).toMatchObject({ currentMonthConsents: 3, consentQuotaExceeded: true });
   });
 
   it('needs an owner: 401 for nobody, 403 for an admin', async () => {

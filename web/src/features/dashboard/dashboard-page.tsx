@@ -11,6 +11,7 @@ import { formatNumber, formatRate } from '../../lib/format';
 import { useSession } from '../auth/use-session';
 import { ConsentRecordsList } from '../consents/consent-records-list';
 import { DeadLettersNotice } from '../dead-letters/dead-letters-notice';
+import { OwnerOverQuotaNotice } from '../subscription/over-quota-notice';
 import { recentConsentsQueryOptions } from '../consents/queries';
 import {
   consentStatsQueryOptions,
@@ -44,6 +45,7 @@ export function DashboardPage() {
     <>
       <PageHeader title="Dashboard" description="Consent activity across your websites." />
       {session.admin ? <DeadLettersNotice /> : null}
+      {session.user ? <OwnerOverQuotaNotice /> : null}
       <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
         <StatCard
           title="Total Consents"

@@ -19,6 +19,8 @@ export interface SubscriptionUsage {
   subscriptionPlan?: { displayName: string; price: number; features: string[] } | null;
   currentWebsites: number;
   currentMonthConsents: number;
+  /** More consents this month than the plan allows: all are still recorded and counted. */
+  consentQuotaExceeded?: boolean;
 }
 
 export function subscriptionPlansQueryOptions() {

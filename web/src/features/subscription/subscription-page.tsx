@@ -11,6 +11,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../..
 import { formatPrice } from '../../lib/format';
 import { useSession } from '../auth/use-session';
 import { subscriptionUsageQueryOptions } from './queries';
+import { OverQuotaNotice } from './over-quota-notice';
 import { UsageBar } from './usage-bar';
 import { getUsagePercent, needsUsageAlert } from './usage';
 
@@ -41,7 +42,8 @@ export function SubscriptionPage() {
   return (
     <>
       <PageHeader title="Subscription" description="Your plan and this month's usage." />
-      {needsUsageAlert(websitesPercent, consentsPercent) ? (
+      <OverQuotaNotice usage={usage.data} />
+      {!usage.data.consentQuotaExceeded && needsUsageAlert(websitesPercent, consentsPercent) ? (
         <div role="alert" className="mb-6 flex flex-col gap-3 rounded-lg border border-yellow-300 bg-yellow-50 p-4 text-yellow-900 sm:flex-row sm:items-center sm:justify-between">
           <p className="flex items-center gap-2 text-sm">
             <TriangleExclamationPoint className="size-5 shrink-0" aria-hidden />

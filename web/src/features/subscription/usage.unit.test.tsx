@@ -51,6 +51,7 @@ function usageAnswer(currentWebsites: number, currentMonthConsents: number) {
     subscriptionPlan: { displayName: 'Basic', price: 2900, features: ['4 websites'] },
     currentWebsites,
     currentMonthConsents,
+    consentQuotaExceeded: currentMonthConsents > 1000,
   };
 }
 
@@ -71,6 +72,17 @@ describe('subscription page', () => {
       renderInApp(<SubscriptionPage />);
       const alert = await screen.findByRole('alert');
       expect(alert).toHaveTextContent('close to your plan');
+      expect(screen.getByRole('link', { name: 'Upgrade Plan' })).toHaveAttribute('href', '/pricing');
+    });
+  });
+
+  describe('past the monthly consent limit', () => {
+    it('says every consent is still recorded and asks to upgrade, instead of the 75% alert', async () => {
+      stubFetch({ 'GET /api/subscription/usage': () => jsonResponse(usageAnswer(1, 1250)) });
+      renderInApp(<SubscriptionPage />);
+      const alert = await screen.findByRole('alert', { name: 'Monthly consent limit exceeded' });
+      expect(alert).toHaveTextContent("This month your websites recorded 1,250 consents, more than your plan's 1,000. Every consent is still recorded and counted");
+      expect(screen.getAllByRole('alert')).toHaveLength(1);
       expect(screen.getByRole('link', { name: 'Upgrade Plan' })).toHaveAttribute('href', '/pricing');
     });
   });

@@ -18,6 +18,9 @@ export interface ManagedUser {
   isActive: boolean;
   websiteCount: number;
   consentCount: number;
+  /** Consents this calendar month (UTC), and whether that is past maxConsentsPerMonth. */
+  currentMonthConsents?: number;
+  consentQuotaExceeded?: boolean;
   lastActivity?: string | null;
 }
 

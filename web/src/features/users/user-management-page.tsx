@@ -193,7 +193,7 @@ function UsersTable({ users, plans }: { users: ManagedUser[]; plans: Plans }) {
               </dd>
               <dt className="text-muted-foreground">Consents</dt>
               <dd>
-                {formatNumber(user.consentCount)} (limit {formatNumber(user.maxConsentsPerMonth)} a month)
+                {formatNumber(user.consentCount)} (limit {formatNumber(user.maxConsentsPerMonth)} a month) <OverQuotaBadge user={user} />
               </dd>
               <dt className="text-muted-foreground">Last activity</dt>
               <dd>{lastActivityOf(user)}</dd>
@@ -235,6 +235,7 @@ function UsersTable({ users, plans }: { users: ManagedUser[]; plans: Plans }) {
                 <TableCell className="text-sm whitespace-nowrap">
                   <p>{formatNumber(user.consentCount)}</p>
                   <p className="text-xs text-muted-foreground">limit {formatNumber(user.maxConsentsPerMonth)}/mo</p>
+                  <OverQuotaBadge user={user} />
                 </TableCell>
                 <TableCell>
                   <AccountBadges user={user} />
@@ -249,5 +250,15 @@ function UsersTable({ users, plans }: { users: ManagedUser[]; plans: Plans }) {
         </Table>
       </div>
     </>
+  );
+}
+
+/** Past the monthly consent limit: nothing is refused (every consent is recorded); the admin sees it here. */
+function OverQuotaBadge({ user }: { user: ManagedUser }) {
+  if (!user.consentQuotaExceeded) return null;
+  return (
+    <Badge variant="destructive" title={`${formatNumber(user.currentMonthConsents ?? 0)} consents this month`}>
+      Over monthly limit
+    </Badge>
   );
 }
