@@ -39,6 +39,11 @@ export interface RecommendationMetrics {
   readonly today: string;
   /** Every choice in the period, all sources and devices. */
   readonly consent: ChoiceCounts;
+  /**
+   * The two device groups partition `consent`, so their rates weighted by their choices give the
+   * overall rate: mobile is phones and tablets (handheld screens); desktop is every other choice
+   * (desktop browsers, and the few without or with an unrecognised user agent, and self-declared bots).
+   */
   readonly mobile: ChoiceCounts;
   readonly desktop: ChoiceCounts;
   readonly bySource: Readonly<Record<ConsentSource, ChoiceCounts>>;
@@ -94,8 +99,8 @@ export function toRecommendationMetrics(inputs: RecommendationInputs): Recommend
   for (const row of inputs.dimensions) {
     consent = add(consent, row);
     bySource[row.source] = add(bySource[row.source], row);
-    if (row.deviceClass === 'mobile') mobile = add(mobile, row);
-    else if (row.deviceClass === 'desktop') desktop = add(desktop, row);
+    if (row.deviceClass === 'mobile' || row.deviceClass === 'tablet') mobile = add(mobile, row);
+    else desktop = add(desktop, row);
   }
 
   const impressionsByDay = new Map<string, DailyBannerImpressions[]>();

@@ -2,7 +2,10 @@
 // Thresholds are those of docs/recommendations.md; each table has the cases just below and at them.
 import { describe, expect, it } from 'vitest';
 import type { RecommendationMetrics } from './metrics';
-import { toRecommendationMetrics } from './metrics';
+import fc from 'fast-check';
+import { deviceClasses } from '@consentry/events';
+import { consentRateOf, toRecommendationMetrics, totalOf } from './metrics';
+import { buildRecommendationReport } from './queries';
 import {
   bannerIgnored,
   fullIpAddresses,
@@ -293,7 +296,7 @@ describe('toRecommendationMetrics', () => {
     });
     expect(metrics).toMatchObject({
       consent: { accepted: 9, declined: 4 },
-      mobile: { accepted: 3, declined: 1 },
+      mobile: { accepted: 4, declined: 2 }, // phones and tablets
       desktop: { accepted: 5, declined: 2 },
       bySource: { banner: { accepted: 9, declined: 2 }, gpc: { accepted: 0, declined: 2 }, reopened: { accepted: 0, declined: 0 } },
       impressions: 28,
@@ -305,5 +308,38 @@ describe('toRecommendationMetrics', () => {
       currentVariant: { position: 'top', theme: 'dark' },
       lastEventDay: '2026-06-29',
     });
+  });
+
+  it('puts every choice in exactly one device group, so the device rates weighted by their choices give the overall rate', () => {
+    const row = fc.record({
+      deviceClass: fc.constantFrom(...deviceClasses),
+      source: fc.constantFrom('banner' as const, 'gpc' as const, 'reopened' as const),
+      accepted: fc.nat({ max: 500 }),
+      declined: fc.nat({ max: 500 }),
+    });
+    fc.assert(
+      fc.property(fc.array(row, { maxLength: 20 }), (dimensions) => {
+        const metrics = toRecommendationMetrics({ website, days: 30, today: '2026-06-30', dimensions, impressions: [], bannerChoices: [], lastEventDay: null });
+        expect(totalOf(metrics.mobile) + totalOf(metrics.desktop)).toBe(totalOf(metrics.consent));
+        expect(metrics.mobile.accepted + metrics.desktop.accepted).toBe(metrics.consent.accepted);
+        const overall = consentRateOf(metrics.consent);
+        if (overall === null) return;
+        const weighted = ((consentRateOf(metrics.mobile) ?? 0) * totalOf(metrics.mobile) + (consentRateOf(metrics.desktop) ?? 0) * totalOf(metrics.desktop)) / totalOf(metrics.consent);
+        expect(weighted).toBeCloseTo(overall, 9);
+      }),
+    );
+  });
+
+  it('reports two desktop browsers, one accepting and one declining, as 50% overall and 50% on desktop', () => {
+    const metrics = toRecommendationMetrics({
+      website,
+      days: 7,
+      today: '2026-06-30',
+      dimensions: [{ deviceClass: 'desktop', source: 'banner', accepted: 1, declined: 1 }],
+      impressions: [],
+      bannerChoices: [],
+      lastEventDay: null,
+    });
+    expect(buildRecommendationReport(metrics)).toMatchObject({ consentRate: 50, desktopConsentRate: 50, mobileConsentRate: 0, totalConsents: 2 });
   });
 });
