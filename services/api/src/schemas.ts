@@ -15,7 +15,15 @@ export function errorsFor<const TStatus extends number>(...statuses: TStatus[]):
 }
 
 /** A resource id in the path. */
-export const uuidParam = z.uuid({ error: 'Expected a UUID' });
+/**
+ * Every id a caller sends (path, query, body). UUIDs are case-insensitive, but ids are compared as
+ * strings in places (scopes, maps of websites, event data): the edge lower-cases them, so
+ * `0B7A…` and `0b7a…` are the same website everywhere behind it.
+ */
+export const uuidParam = z
+  .uuid({ error: 'Expected a UUID' })
+  .transform((id) => id.toLowerCase())
+  .meta({ description: 'A UUID, in any letter case' });
 
 export const userAnswer = z
   .object({

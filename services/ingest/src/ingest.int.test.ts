@@ -89,6 +89,14 @@ describe('when a visitor accepts on the website', () => {
     expect(await storedEvents(body.eventId)).toHaveLength(1);
   });
 
+  it('knows a retry whose event id is written in upper case as the same event', async () => {
+    const body = consentBodyFor(website);
+    expect((await postConsent(body)).statusCode).toBe(201);
+    const again = await postConsent({ ...body, eventId: body.eventId.toUpperCase() });
+    expect(again.json()).toEqual({ eventId: body.eventId, status: 'duplicate' });
+    expect(await storedEvents(body.eventId)).toHaveLength(1);
+  });
+
   it('keeps the full address when the website says so, and takes application/json too', async () => {
     const full = await addTestWebsite(db.pool, { ipAddressMode: 'full' });
     const body = consentBodyFor(full, { choice: 'declined', source: 'gpc' });

@@ -110,6 +110,16 @@ describe('when an owner exports as JSON', () => {
   });
 });
 
+describe('when the website id is written in upper case', () => {
+  it('exports the same records as the lower-case id, and still refuses another owner’s website', async () => {
+    const get = (websiteId: string) => app.inject({ method: 'GET', url: `/api/export/consents?format=json&websiteId=${websiteId}`, headers: { 'x-test-user': mine.ownerId } });
+    const upper = await get(mine.id.toUpperCase());
+    expect(upper.statusCode).toBe(200);
+    expect(upper.json()).toEqual((await get(mine.id)).json());
+    expect((await get(theirs.id.toUpperCase())).statusCode).toBe(404);
+  });
+});
+
 describe('when someone asks for data that is not theirs', () => {
   it('refuses another owner’s website and anonymous callers', async () => {
     const foreign = await app.inject({ method: 'GET', url: `/api/export/consents?format=csv&websiteId=${theirs.id}`, headers: { 'x-test-user': mine.ownerId } });

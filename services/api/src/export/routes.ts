@@ -11,6 +11,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import Cursor from 'pg-cursor';
 import { z } from 'zod';
 import { canSeeWebsite, type OwnerScope, type ResolveScope } from '../scope/scope';
+import { uuidParam } from '../schemas';
 import { csvLine } from './csv';
 
 export interface ExportOptions {
@@ -71,7 +72,7 @@ export const exportRoutes: FastifyPluginAsyncZod<ExportOptions> = async (app, { 
     '/api/export/consents',
     {
       schema: {
-        querystring: z.strictObject({ format: z.enum(['csv', 'json']).default('csv'), websiteId: z.uuid().optional() }),
+        querystring: z.strictObject({ format: z.enum(['csv', 'json']).default('csv'), websiteId: uuidParam.optional() }),
         // A stream is sent as is (fastify does not serialise it); the schema documents the download.
         response: { 200: z.any().describe('The consent records as a CSV or JSON file'), 401: errorAnswer, 404: errorAnswer },
       },

@@ -3,7 +3,8 @@
 import { z } from 'zod';
 import { bannerPosition, bannerTheme, consentSource, embedCode, engagementKind, isoDateTime, policyVersion, visitorId } from '@consentry/events';
 
-const eventId = z.uuid({ error: 'Expected a UUID' });
+// Lower-cased: one event has one id, whatever case the sender wrote it in.
+const eventId = z.uuid({ error: 'Expected a UUID' }).transform((id) => id.toLowerCase());
 const text = (max: number) => z.string().max(max);
 
 export const consentBody = z.strictObject({
