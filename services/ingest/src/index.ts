@@ -1,5 +1,5 @@
 export { ingestPlugin, maxBodyBytes, type IngestOptions } from './app';
 export { createGeoLocator, type GeoLocator, type GeoSource } from './enrich/geo';
-export { consentBody, type ConsentBody } from './collect/schemas';
+export { consentBody, engagementBody, impressionBody, pagehideBody, pageviewBody, type ConsentBody } from './collect/schemas';
 export { deviceClassOf } from './enrich/device-class';
 export { normaliseIp, truncateIp, ipForStorage } from './enrich/ip-address';
