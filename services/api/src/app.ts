@@ -65,7 +65,7 @@ export interface ApiOptions {
    * Route plugins of other parts (export, verification, live updates), registered inside the api
    * after its own routes: behind its sessions, Origin check and error handler, and in /api/docs.
    */
-  /** Sends invitation emails (SMTP_URL); without it the admin copies the link. */
+  /** Sends invitation and registration emails (SMTP_URL); without it the admin copies invitation links and registration is immediate. */
   readonly mailer?: Mailer;
   readonly extraRoutes?: (api: { readonly app: FastifyInstance; readonly resolveScope: ResolveScope }) => Promise<void>;
 }
@@ -174,6 +174,8 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, options) =>
     hasher,
     limits: options.signInLimits ?? defaultSignInLimits,
     cookieName: sessionCookieName,
+    publicUrl: options.publicUrl,
+    ...(options.mailer ? { mailer: options.mailer } : {}),
     ...(options.metricsRegistry ? { onSignIn: createSignInCounter(options.metricsRegistry) } : {}),
   });
   await app.register(adminPasswordRoutes, { pool, hasher });

@@ -87,7 +87,22 @@ export async function registerUser({ pool, hasher }: AccountsDeps, registration:
 
 async function completeRegistration(
   pool: Db,
-  { userId, email, passwordHash, registration, invitation }: { userId: string; email: string; passwordHash: string; registration: Omit<Registration, 'email' | 'password'>; invitation: Buffer | null },
+  {
+    userId,
+    email,
+    passwordHash,
+    registration,
+    invitation,
+    confirmation,
+  }: {
+    userId: string;
+    email: string;
+    passwordHash: string;
+    registration: Omit<Registration, 'email' | 'password'>;
+    invitation: Buffer | null;
+    /** A pending registration's token hash: used up in the same transaction. */
+    confirmation?: Buffer;
+  },
 ): Promise<User> {
   const streamId = userStreamId(userId);
   const { state, version } = await loadStream(pool, streamId, userDecider, isUserEvent);
@@ -115,6 +130,10 @@ async function completeRegistration(
       });
       if (used.rowCount !== 1 || completed.rowCount !== 1) throw new InvitationInvalidError();
     } else {
+      if (confirmation) {
+        const used = await tx.query({ name: 'use-pending-registration', text: 'DELETE FROM pending_registrations WHERE token_hash = $1 AND expires_at > now()', values: [confirmation] });
+        if (used.rowCount !== 1) throw new ConfirmationInvalidError();
+      }
       await tx.query({
         name: 'create-user-credential',
         text: 'INSERT INTO user_credentials (user_id, email, password_hash) VALUES ($1, $2, $3)',
@@ -291,4 +310,69 @@ export async function deleteUser(pool: Db, userId: string, deletedBy: string): P
     await endUserSessions(tx, userId);
   });
   await appendDecision(pool, streamId, events, { expectedVersion: version, hooks: [forgetAccount], metadata: { actor: deletedBy } });
+}
+
+/** How long a registration's confirmation link stays valid. */
+export const registrationConfirmationHours = 24;
+
+export type RegistrationRequestOutcome =
+  | { readonly kind: 'confirm'; readonly email: string; readonly token: string }
+  | { readonly kind: 'exists'; readonly email: string; readonly invited: boolean };
+
+/**
+ * Registration when email can be sent: nothing is created yet. A new address gets a pending
+ * registration and a confirmation token; an address that has an account (or an invitation) gets
+ * nothing here. The caller emails either case and answers both the same way. The password is hashed
+ * in both cases, so both take as long.
+ */
+export async function requestRegistration({ pool, hasher }: AccountsDeps, registration: Registration): Promise<RegistrationRequestOutcome> {
+  const email = normaliseEmail(registration.email);
+  const passwordHash = await hasher.hash(registration.password);
+  const credential = await findUserCredentialByEmail(pool, email);
+  if (credential) return { kind: 'exists', email, invited: credential.passwordHash === null };
+  const token = randomBytes(32).toString('base64url');
+  await pool.query({
+    name: 'upsert-pending-registration',
+    text: `INSERT INTO pending_registrations (token_hash, email, password_hash, first_name, last_name, expires_at)
+           VALUES ($1, $2, $3, $4, $5, now() + make_interval(hours => $6))
+           ON CONFLICT (email) DO UPDATE
+             SET token_hash = EXCLUDED.token_hash, password_hash = EXCLUDED.password_hash, first_name = EXCLUDED.first_name,
+                 last_name = EXCLUDED.last_name, created_at = now(), expires_at = EXCLUDED.expires_at`,
+    values: [hashToken(token), email, passwordHash, registration.firstName, registration.lastName, registrationConfirmationHours],
+  });
+  return { kind: 'confirm', email, token };
+}
+
+export class ConfirmationInvalidError extends ApiError {
+  constructor() {
+    super(400, 'CONFIRMATION_INVALID', 'This confirmation link is not valid any more (used, expired or replaced); register again to get a new one');
+  }
+}
+
+/** Creates the account a confirmation link stands for (once); the pending registration goes in the same transaction. */
+export async function confirmRegistration(pool: Db, token: string): Promise<User> {
+  const { rows } = await pool.query<{ email: string; password_hash: string; first_name: string | null; last_name: string | null }>({
+    name: 'find-pending-registration',
+    text: 'SELECT email, password_hash, first_name, last_name FROM pending_registrations WHERE token_hash = $1 AND expires_at > now()',
+    values: [hashToken(token)],
+  });
+  const pending = rows[0];
+  if (!pending) throw new ConfirmationInvalidError();
+  if (await findUserCredentialByEmail(pool, pending.email)) {
+    await pool.query('DELETE FROM pending_registrations WHERE token_hash = $1', [hashToken(token)]);
+    throw new ConfirmationInvalidError();
+  }
+  try {
+    return await completeRegistration(pool, {
+      userId: randomUUID(),
+      email: pending.email,
+      passwordHash: pending.password_hash,
+      registration: { firstName: pending.first_name, lastName: pending.last_name },
+      invitation: null,
+      confirmation: hashToken(token),
+    });
+  } catch (error) {
+    if (error instanceof EmailTakenError) throw new ConfirmationInvalidError();
+    throw error;
+  }
 }

@@ -7,10 +7,13 @@
 // session cookie; signing out of one keeps the other.
 import { emailAddress } from '@consentry/events';
 import { UnsafeTextError, type Db } from '@consentry/infra';
+import { getInstallationBranding } from '@consentry/projections';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { authenticateUser, registerUser, type AccountsDeps } from '../accounts/accounts';
+import { authenticateUser, confirmRegistration, registerUser, requestRegistration, type AccountsDeps } from '../accounts/accounts';
+import { alreadyRegisteredEmail, confirmRegistrationEmail } from '../mail/account-emails';
+import type { Mailer } from '../mail/mailer';
 import { describeError, errorBody, notSignedIn } from '../errors';
 import { errorsFor, toUserAnswer, userAnswer } from '../schemas';
 import { findAdminPasswordHash } from './credentials';
@@ -41,6 +44,14 @@ export interface AuthRoutesOptions {
   readonly limits: SignInLimits;
   readonly cookieName: string;
   readonly onSignIn?: (kind: 'user' | 'admin', outcome: 'success' | 'failure' | 'rate_limited') => void;
+  /**
+   * With a mailer (SMTP_URL), registering sends a confirmation link and answers every address the
+   * same way (202), so it never tells whether an address has an account; without one, the account
+   * is created at once and an address that has one is refused (409 EMAIL_TAKEN).
+   */
+  readonly mailer?: Mailer;
+  /** PUBLIC_URL: where the emails' links point. */
+  readonly publicUrl: string;
 }
 
 const personName = z
@@ -58,6 +69,15 @@ const registerBody = z.object({
 });
 const loginBody = z.object({ email: z.string().trim().min(1).max(254), password: offeredPassword });
 const userAuthAnswer = z.object({ user: userAnswer });
+const confirmationSentAnswer = z
+  .object({ status: z.literal('confirmation_sent'), message: z.string() })
+  .meta({ id: 'ConfirmationSent', description: 'The same answer for every address: whether it has an account is told only to its owner, by email' });
+const confirmationSent = {
+  status: 'confirmation_sent' as const,
+  message: 'Check your email: we sent a link to finish creating your account.',
+};
+/** 32 random bytes, base64url: 43 characters. */
+const confirmationToken = z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'must be the token from a confirmation link');
 
 const adminLoginBody = z.object({ username: z.string().min(1).max(100), password: offeredPassword });
 const adminLoginAnswer = z
@@ -167,7 +187,15 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     '/api/auth/register',
     {
       bodyLimit: 16 * 1024,
-      schema: { tags: ['auth'], summary: 'Create an owner account and sign in', body: registerBody, response: { 201: userAuthAnswer, ...errorsFor(400, 409, 413, 415, 429) } },
+      schema: {
+        tags: ['auth'],
+        summary: 'Create an owner account and sign in; with email set up, send a confirmation link instead',
+        description:
+          'Without SMTP_URL: 201 with the signed-in user, 409 EMAIL_TAKEN for an address that has an account. ' +
+          'With SMTP_URL: 202 for every address (a confirmation link to a new one, a notice to one that has an account); POST /api/auth/confirm-email creates the account.',
+        body: registerBody,
+        response: { 201: userAuthAnswer, 202: confirmationSentAnswer, ...errorsFor(400, 409, 413, 415, 429) },
+      },
     },
     async (request, reply) => {
       // Creating accounts counts against the address only: it guesses nobody's password.
@@ -178,7 +206,41 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
         return reply.code(429).header('retry-after', String(wait)).send(errorBody('RATE_LIMITED', tooManyAttempts(wait)));
       }
       const { email, password, firstName, lastName } = request.body;
+      if (options.mailer) {
+        const outcome = await requestRegistration(accounts, { email, password, firstName, lastName });
+        const { companyName } = await getInstallationBranding(pool);
+        const message =
+          outcome.kind === 'confirm'
+            ? confirmRegistrationEmail({ to: outcome.email, link: `${options.publicUrl}/confirm-email#${outcome.token}`, productName: companyName })
+            : alreadyRegisteredEmail({ to: outcome.email, signInUrl: `${options.publicUrl}/login`, productName: companyName, invited: outcome.invited });
+        // Sent before answering in both cases, so both take as long; a failure is not the caller's to know.
+        await options.mailer.send(message).catch((error: unknown) => {
+          request.log.warn({ reason: error instanceof Error ? error.message : String(error) }, 'a registration email could not be sent');
+        });
+        return reply.code(202).send(confirmationSent);
+      }
       const user = await registerUser(accounts, { email, password, firstName, lastName });
+      await request.session.regenerate(['adminUsername']);
+      request.session.set('userId', user.id);
+      forgetViewer(request);
+      onSignIn('user', 'success');
+      return reply.code(201).send({ user: toUserAnswer(user) });
+    },
+  );
+
+  app.post(
+    '/api/auth/confirm-email',
+    {
+      bodyLimit: 1024,
+      schema: {
+        tags: ['auth'],
+        summary: 'Confirm a registration through the emailed link: creates the account and signs in (the link works once)',
+        body: z.object({ token: confirmationToken }),
+        response: { 201: userAuthAnswer, ...errorsFor(400, 413, 415) },
+      },
+    },
+    async (request, reply) => {
+      const user = await confirmRegistration(pool, request.body.token);
       await request.session.regenerate(['adminUsername']);
       request.session.set('userId', user.id);
       forgetViewer(request);

@@ -2,70 +2,26 @@
 // the invited person receives the link; a relay that refuses the recipient, or none listening,
 // leaves the invitation in place with its link shown to the admin, and the link never in a log.
 import { randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@consentry/infra/testing';
 import { saveAdmin } from '../auth/admins';
 import { createPasswordHasher } from '../auth/passwords';
 import { buildTestApi, signInAdmin, type Client, type TestApi } from '../testing/api-app';
 import { createSmtpMailer, type Mailer } from './mailer';
-
-interface Received {
-  readonly from: string;
-  readonly to: string[];
-  readonly raw: string;
-}
+import { bodyOf, startLoopbackSmtp, type LoopbackSmtp } from './testing';
 
 let db: TestDatabase;
-let smtp: SMTPServer;
-let smtpPort: number;
-const received: Received[] = [];
-const refused = new Set<string>();
+let smtp: LoopbackSmtp;
 
 beforeAll(async () => {
   db = await createTestDatabase('invitation_mail', { poolSize: 8 });
   await saveAdmin(db.pool, 'root', 'admin password 1', createPasswordHasher({ memoryCost: 1024, timeCost: 1 }));
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onRcptTo(address, _session, callback) {
-      if (refused.has(address.address)) {
-        const error = Object.assign(new Error('5.1.1 Mailbox unavailable'), { responseCode: 550 });
-        callback(error);
-        return;
-      }
-      callback();
-    },
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        received.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
-          raw: Buffer.concat(chunks).toString('utf8'),
-        });
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
-  smtpPort = (smtp.server.address() as AddressInfo).port;
+  smtp = await startLoopbackSmtp();
 });
 afterAll(async () => {
-  await new Promise<void>((resolve) => smtp?.close(() => resolve()));
+  await smtp?.close();
   await db?.drop();
 });
-
-/** The text body of a single-part message, quoted-printable decoded. */
-function bodyOf(raw: string): string {
-  const body = raw.slice(raw.indexOf('\r\n\r\n') + 4);
-  return /^Content-Transfer-Encoding: quoted-printable/im.test(raw)
-    ? body.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16)))
-    : body;
-}
 
 async function apiWith(mailer: Mailer): Promise<{ api: TestApi; admin: Client }> {
   const api = await buildTestApi(db.pool, { mailer });
@@ -74,7 +30,7 @@ async function apiWith(mailer: Mailer): Promise<{ api: TestApi; admin: Client }>
 
 describe('with SMTP configured', () => {
   it('emails the invited person their link, from MAIL_FROM', async () => {
-    const mailer = createSmtpMailer({ url: `smtp://127.0.0.1:${smtpPort}`, from: 'Consentry <no-reply@consentry.test>' });
+    const mailer = createSmtpMailer({ url: smtp.url, from: 'Consentry <no-reply@consentry.test>' });
     const { api, admin } = await apiWith(mailer);
     try {
       const email = `invitee-${randomUUID()}@example.com`;
@@ -82,7 +38,7 @@ describe('with SMTP configured', () => {
       expect(response.statusCode).toBe(201);
       const { inviteUrl, inviteEmailSent } = response.json();
       expect(inviteEmailSent).toBe(true);
-      const message = received.find((mail) => mail.to.includes(email));
+      const message = smtp.received.find((mail) => mail.to.includes(email));
       expect(message?.from).toBe('no-reply@consentry.test');
       expect(message!.raw).toMatch(/^Subject: Your invitation to Consentry\r$/m);
       expect(bodyOf(message!.raw)).toContain(inviteUrl);
@@ -93,11 +49,11 @@ describe('with SMTP configured', () => {
   });
 
   it('keeps the invitation and shows the link when the relay refuses the recipient; the link is in no log line', async () => {
-    const mailer = createSmtpMailer({ url: `smtp://127.0.0.1:${smtpPort}`, from: 'no-reply@consentry.test' });
+    const mailer = createSmtpMailer({ url: smtp.url, from: 'no-reply@consentry.test' });
     const { api, admin } = await apiWith(mailer);
     try {
       const email = `bounce-${randomUUID()}@example.com`;
-      refused.add(email);
+      smtp.refused.add(email);
       const response = await admin.request({ method: 'POST', url: '/api/admin/users/invite', payload: { email } });
       expect(response.statusCode).toBe(201);
       const { inviteUrl, inviteEmailSent, status } = response.json();

@@ -60,6 +60,7 @@ const publicScreens = [
   ['/login', 'Welcome'],
   ['/admin/login', 'Admin Login'],
   ['/invitation', 'Accept your invitation'],
+  ['/confirm-email', 'Confirm your email'],
   ['/api/logout', 'Sign out?'],
   ['/no-such-page', '404 Page Not Found'],
 ] as const;

@@ -12,6 +12,12 @@ interface AuthAnswer {
   user: SessionUser;
 }
 
+/** Registration when the server sends confirmation emails: the same answer for every address. */
+interface ConfirmationSent {
+  status: 'confirmation_sent';
+  message: string;
+}
+
 export type AuthMode = 'sign-in' | 'register';
 
 /** The api's bounds for a new password. */
@@ -29,6 +35,7 @@ export function OwnerLoginForm({ mode, onSignedIn }: { mode: AuthMode; onSignedI
   const [lastName, setLastName] = useState('');
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
   const queryClient = useQueryClient();
   const idPrefix = mode === 'sign-in' ? 'sign-in' : 'register';
 
@@ -36,11 +43,16 @@ export function OwnerLoginForm({ mode, onSignedIn }: { mode: AuthMode; onSignedI
     event.preventDefault();
     setBusy(true);
     setFailure(null);
+    setNotice(null);
     try {
       const answer =
         mode === 'sign-in'
           ? await sendJson<AuthAnswer>('POST', '/api/auth/login', { email, password })
-          : await sendJson<AuthAnswer>('POST', '/api/auth/register', { email, password, firstName, lastName });
+          : await sendJson<AuthAnswer | ConfirmationSent>('POST', '/api/auth/register', { email, password, firstName, lastName });
+      if ('status' in answer) {
+        setNotice(answer.message);
+        return;
+      }
       queryClient.setQueryData(currentUserQueryOptions().queryKey, answer.user);
       onSignedIn();
     } catch (error) {
@@ -116,6 +128,11 @@ export function OwnerLoginForm({ mode, onSignedIn }: { mode: AuthMode; onSignedI
       {failure ? (
         <p role="alert" className="rounded-md border border-destructive/40 bg-destructive/10 p-3 text-sm text-destructive">
           {failure}
+        </p>
+      ) : null}
+      {notice ? (
+        <p role="status" className="rounded-md border border-green-300 bg-green-50 p-3 text-sm text-green-900">
+          {notice}
         </p>
       ) : null}
       <Button type="submit" className="w-full" disabled={busy}>

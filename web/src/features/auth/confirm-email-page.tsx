@@ -1,0 +1,53 @@
+// `/confirm-email#<token>`: the link a registration emails (when the server sends email). Opening it
+// creates the account and signs in; the token stays in the fragment and goes in a POST body only.
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useRouter } from '@tanstack/react-router';
+import { useEffect } from 'react';
+import { LoadingState } from '../../components/query-state';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
+import { getServerMessage, sendJson } from '../../lib/api';
+import { currentUserQueryOptions, type SessionUser } from './queries';
+
+export function ConfirmEmailPage({ token }: { token: string }) {
+  const queryClient = useQueryClient();
+  const router = useRouter();
+  const confirmation = useQuery({
+    queryKey: ['confirm-email', token],
+    queryFn: () => sendJson<{ user: SessionUser }>('POST', '/api/auth/confirm-email', { token }),
+    retry: false,
+    staleTime: Infinity,
+    gcTime: Infinity,
+    enabled: token !== '',
+  });
+
+  useEffect(() => {
+    if (!confirmation.data) return;
+    queryClient.setQueryData(currentUserQueryOptions().queryKey, confirmation.data.user);
+    router.history.replace('/dashboard');
+  }, [confirmation.data, queryClient, router]);
+
+  return (
+    <main className="flex min-h-screen items-center justify-center bg-muted/40 p-4">
+      <Card className="w-full max-w-md">
+        <CardHeader className="text-center">
+          <CardTitle className="text-2xl">Confirm your email</CardTitle>
+          <CardDescription>Finishing your account…</CardDescription>
+        </CardHeader>
+        <CardContent className="space-y-4">
+          {token === '' || confirmation.isError ? (
+            <>
+              <p role="alert" className="text-sm text-destructive">
+                {token === '' ? 'This page needs the whole link from the email, as you received it.' : getServerMessage(confirmation.error)}
+              </p>
+              <Link to="/login" className="text-sm underline">
+                Back to sign in
+              </Link>
+            </>
+          ) : (
+            <LoadingState />
+          )}
+        </CardContent>
+      </Card>
+    </main>
+  );
+}
