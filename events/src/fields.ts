@@ -31,13 +31,14 @@ export function isStorableInstant(value: string): boolean {
  * refinement keeps out what parses as a date-time but is no storable instant (isStorableInstant).
  */
 export const isoDateTime = z.iso
-  .datetime({ offset: true })
-  .max(40)
+  // abort: a string that is no date-time at all gets that one message, not also the range's.
+  .datetime({ offset: true, abort: true })
+  .max(40, { abort: true })
   .refine(isStorableInstant, { error: 'Expected a date-time in the years 0001 to 9999 with a UTC offset within ±14:00' });
 
 /** A calendar day `YYYY-MM-DD` in the years 0001–9999 (what a date picker or a query string sends). */
 export const isoDay = z.iso
-  .date({ error: 'Expected a date as YYYY-MM-DD' })
+  .date({ error: 'Expected a date as YYYY-MM-DD', abort: true })
   .refine((value) => value >= '0001-01-01', { error: 'Expected a date in the years 0001 to 9999' });
 
 /**
