@@ -1,10 +1,12 @@
-// Signing in and out. Owners: GET /api/login (to the web app's sign-in page), POST /api/auth/register
-// and /api/auth/login answering `{ user }`, GET /api/auth/user, POST /api/logout (GET asks to confirm). Admins: POST
-// /api/admin/login answering `{ success, error }` whatever happens, POST /api/admin/logout, GET
-// /api/admin/me. Both sign-ins slow down repeated failures (sign-in-throttle.ts: per account and
-// address, never holding back an address that has not failed); registration is rate-limited per
-// address. A sign-in issues a new session id (the old one stops working: no session fixation). Owner and admin sign-ins can share one
-// session cookie; signing out of one keeps the other.
+// Signing in and out. Owners: GET /api/login (to the web app's sign-in page), POST
+// /api/auth/register and /api/auth/login answering `{ user }` (with email set up, registering
+// answers 202 and POST /api/auth/confirm-email creates the account), GET /api/auth/user, POST
+// /api/logout (GET asks to confirm). Admins: POST /api/admin/login answering `{ success, error }`
+// whatever happens, POST /api/admin/logout, GET /api/admin/me. Both sign-ins slow down repeated
+// failures (sign-in-throttle.ts: per account and address, never holding back an address that has
+// not failed); registration is rate-limited per address. A sign-in issues a new session id (the
+// old one stops working: no session fixation). Owner and admin sign-ins can share one session
+// cookie; signing out of one keeps the other.
 import { emailAddress } from '@consentry/events';
 import { UnsafeTextError, type Db } from '@consentry/infra';
 import { getInstallationBranding } from '@consentry/projections';
@@ -12,9 +14,9 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { authenticateUser, confirmRegistration, registerUser, requestRegistration, type AccountsDeps } from '../accounts/accounts';
+import { describeError, errorBody, notSignedIn } from '../errors';
 import { alreadyRegisteredEmail, confirmRegistrationEmail } from '../mail/account-emails';
 import type { Mailer } from '../mail/mailer';
-import { describeError, errorBody, notSignedIn } from '../errors';
 import { errorsFor, toUserAnswer, userAnswer } from '../schemas';
 import { findAdminPasswordHash } from './credentials';
 import { newPassword, offeredPassword, type PasswordHasher } from './passwords';
