@@ -178,7 +178,7 @@ describe('when a type name is not in the catalogue', () => {
 
 describe('when event data does not fit its schema', () => {
   it('is refused with the type and every failing path', () => {
-    const data = { ...exampleEventData.ConsentGiven, websiteId: 'not-a-uuid', source: 'popup' };
+    const data = { ...exampleEventData.ConsentGiven, websiteId: 'not-a-uuid', method: 'popup' };
     let caught: unknown;
     try {
       parseEventData('ConsentGiven', data);
@@ -189,10 +189,10 @@ describe('when event data does not fit its schema', () => {
     const error = caught as InvalidEventError;
     expect(error.code).toBe('invalid_event');
     expect(error.eventType).toBe('ConsentGiven');
-    expect(error.issues.map((issue) => issue.path)).toEqual(['data.websiteId', 'data.source']);
+    expect(error.issues.map((issue) => issue.path)).toEqual(['data.websiteId', 'data.method']);
     expect(error.message).toBe(
       'Invalid ConsentGiven event: data.websiteId: Invalid UUID; ' +
-        'data.source: Invalid option: expected one of "banner"|"gpc"|"reopened"',
+        'data.method: Invalid option: expected one of "accept_all"|"reject_all"|"custom"|"gpc"|"jurisdiction_default"',
     );
   });
 
@@ -242,9 +242,9 @@ describe('when stored data is upcast', () => {
   });
 
   it('refuses a version newer than this build knows, naming type and versions', () => {
-    const attempt = () => upcastEventData('ConsentGiven', 2, exampleEventData.ConsentGiven);
+    const attempt = () => upcastEventData('ConsentGiven', 3, exampleEventData.ConsentGiven);
     expect(attempt).toThrow(UnsupportedEventVersionError);
-    expect(attempt).toThrow('Unsupported version 2 of ConsentGiven event: this build reads versions 1 to 1');
+    expect(attempt).toThrow('Unsupported version 3 of ConsentGiven event: this build reads versions 1 to 2');
   });
 
   it('refuses a version below 1', () => {

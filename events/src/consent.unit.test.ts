@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { upcastEventData } from './catalogue';
 import { ConsentChoiceData, ConsentDeclined, ConsentGiven } from './consent';
 import { exampleEventData } from './examples';
 import { failingPathsOf, failuresOf, text } from './test-helpers';
@@ -11,11 +12,11 @@ describe('a consent choice as the ingest service records it', () => {
     expect(ConsentDeclined.schema.parse(exampleEventData.ConsentDeclined)).toEqual(exampleEventData.ConsentDeclined);
   });
 
-  it('defines both events as version 1 of the consent category', () => {
-    expect([ConsentGiven.type, ConsentGiven.version, ConsentGiven.category]).toEqual(['ConsentGiven', 1, 'consent']);
+  it('defines both events as version 2 of the consent category', () => {
+    expect([ConsentGiven.type, ConsentGiven.version, ConsentGiven.category]).toEqual(['ConsentGiven', 2, 'consent']);
     expect([ConsentDeclined.type, ConsentDeclined.version, ConsentDeclined.category]).toEqual([
       'ConsentDeclined',
-      1,
+      2,
       'consent',
     ]);
   });
@@ -58,7 +59,11 @@ describe('when a consent field is out of bounds', () => {
     ['websiteId', 'not-a-uuid', 'Invalid UUID'],
     ['visitorId', '', 'Too small: expected string to have >=1 characters'],
     ['visitorId', text(65), 'Too big: expected string to have <=64 characters'],
-    ['source', 'popup', 'Invalid option: expected one of "banner"|"gpc"|"reopened"'],
+    [
+      'source',
+      'popup',
+      'Invalid option: expected one of "banner"|"gpc"|"reopened"|"placeholder"|"api"|"opt_out_link"|"jurisdiction"',
+    ],
     ['policyVersion', '', 'Too small: expected string to have >=1 characters'],
     ['policyVersion', text(65), 'Too big: expected string to have <=64 characters'],
     ['language', text(17), 'Too big: expected string to have <=16 characters'],
@@ -91,5 +96,84 @@ describe('when a consent field is out of bounds', () => {
     expect(failuresOf(ConsentChoiceData, { ...valid, choice: 'accepted' })).toEqual([
       { path: '', message: 'Unrecognized key: "choice"' },
     ]);
+  });
+});
+
+const none = { preferences: false, analytics: false, marketing: false, identification: false };
+
+describe('the purposes a choice records', () => {
+  it('makes a choice that grants one purpose a ConsentGiven, and one that grants none a ConsentDeclined', () => {
+    const analyticsOnly = { ...valid, purposes: { ...none, analytics: true } };
+    expect(failuresOf(ConsentGiven.schema, analyticsOnly)).toEqual([]);
+    expect(failuresOf(ConsentDeclined.schema, analyticsOnly)).toEqual([
+      { path: 'purposes', message: 'A ConsentDeclined event grants no optional purpose' },
+    ]);
+    expect(failuresOf(ConsentGiven.schema, { ...valid, purposes: none })).toEqual([
+      { path: 'purposes', message: 'A ConsentGiven event grants at least one optional purpose' },
+    ]);
+  });
+
+  it('refuses a purpose granted that the banner did not offer', () => {
+    const data = { ...valid, offered: ['analytics'], purposes: { ...none, analytics: true, marketing: true } };
+    expect(failuresOf(ConsentGiven.schema, data)).toEqual([
+      { path: 'purposes', message: 'Only a purpose the banner offered can be granted' },
+    ]);
+  });
+
+  it.each([
+    [['analytics', 'analytics'], 'offered'],
+    [['marketing', 'analytics'], 'offered'],
+    [['necessary'], 'offered.[0]'],
+  ])('refuses offered purposes %j (each once, in order, optional only)', (offered, path) => {
+    expect(failuresOf(ConsentChoiceData, { ...valid, offered }).map((failure) => failure.path)).toEqual([path]);
+  });
+
+  it('refuses a purpose map with a missing or an unknown purpose', () => {
+    const { identification: _left, ...missing } = none;
+    expect(failuresOf(ConsentChoiceData, { ...valid, purposes: missing }).map((failure) => failure.path)).toEqual([
+      'purposes.identification',
+    ]);
+    expect(failuresOf(ConsentChoiceData, { ...valid, purposes: { ...none, necessary: true } })[0]?.path).toBe('purposes');
+  });
+
+  it('names the rule and the region it applied for', () => {
+    expect(failuresOf(ConsentChoiceData, { ...valid, rule: { rule: 'opt_out', region: 'US-CA' } })).toEqual([]);
+    expect(failuresOf(ConsentChoiceData, { ...valid, rule: { rule: 'opt_in', region: null } })).toEqual([]);
+    expect(failuresOf(ConsentChoiceData, { ...valid, rule: { rule: 'opt_in', region: 'Europe' } })).toEqual([
+      { path: 'rule.region', message: 'Expected EU, a country code (GB) or a subdivision (US-CA)' },
+    ]);
+  });
+});
+
+describe('a version 1 choice read today', () => {
+  const v1 = (() => {
+    const { offered: _o, purposes: _p, method: _m, rule: _r, shownLanguage: _l, textsHash: _t, ...rest } = valid;
+    return rest;
+  })();
+
+  it('was an acceptance of every purpose its banner had: preferences, analytics and marketing', () => {
+    const lifted = upcastEventData('ConsentGiven', 1, v1);
+    expect(ConsentGiven.schema.parse(lifted)).toEqual({
+      ...v1,
+      offered: ['preferences', 'analytics', 'marketing'],
+      purposes: { preferences: true, analytics: true, marketing: true, identification: false },
+      method: 'accept_all',
+      rule: { rule: 'opt_in', region: null },
+      shownLanguage: null,
+      textsHash: null,
+    });
+  });
+
+  it('was a decline of all of them, by Reject All on the banner or by Global Privacy Control', () => {
+    const onBanner = ConsentDeclined.schema.parse(upcastEventData('ConsentDeclined', 1, v1));
+    expect([onBanner.purposes, onBanner.method]).toEqual([none, 'reject_all']);
+    const byGpc = ConsentDeclined.schema.parse(upcastEventData('ConsentDeclined', 1, { ...v1, source: 'gpc' }));
+    expect([byGpc.purposes, byGpc.method]).toEqual([none, 'gpc']);
+  });
+
+  it('leaves the stored data as it was', () => {
+    const stored = structuredClone(v1);
+    upcastEventData('ConsentGiven', 1, stored);
+    expect(stored).toEqual(v1);
   });
 });

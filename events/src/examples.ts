@@ -19,7 +19,12 @@ const consentChoice = {
   websiteId: exampleIds.websiteId,
   visitorId: exampleIds.visitorId,
   source: 'banner',
+  purposes: { preferences: true, analytics: true, marketing: false, identification: false },
+  method: 'custom',
+  rule: { rule: 'opt_in', region: 'EU' },
   policyVersion: '1',
+  shownLanguage: 'de',
+  textsHash: 'a'.repeat(64),
   language: 'de-DE',
   pageUrl: 'https://www.example.com/contact?ref=ad',
   ipAddress: '203.0.113.7',
@@ -33,8 +38,17 @@ const consentChoice = {
 } as const;
 
 export const exampleEventData: { readonly [T in EventType]: EventData<T> } = {
-  ConsentGiven: consentChoice,
-  ConsentDeclined: { ...consentChoice, source: 'gpc', email: null },
+  ConsentGiven: { ...consentChoice, offered: ['preferences', 'analytics', 'marketing'] },
+  ConsentDeclined: {
+    ...consentChoice,
+    source: 'gpc',
+    offered: ['preferences', 'analytics', 'marketing'],
+    purposes: { preferences: false, analytics: false, marketing: false, identification: false },
+    method: 'gpc',
+    shownLanguage: null,
+    textsHash: null,
+    email: null,
+  },
   BannerShown: {
     websiteId: exampleIds.websiteId,
     position: 'bottom',

@@ -51,6 +51,8 @@ export {
 } from './fields';
 export type { BannerPosition, BannerTheme, DeviceClass, SubscriptionTier } from './fields';
 
+export * from './purposes';
+export * from './jurisdictions';
 export * from './consent';
 export * from './analytics';
 export * from './website';

@@ -12,6 +12,7 @@ import {
   webUrl,
   websiteId,
 } from './fields';
+import { offeredPurposes, optionalPurpose } from './purposes';
 
 /**
  * A lowercase hostname without scheme or port: dot-separated labels of letters, digits and inner
@@ -78,6 +79,21 @@ export const ipAddressModes = ['full', 'truncated'] as const;
 export const ipAddressMode = z.enum(ipAddressModes);
 export type IpAddressMode = z.infer<typeof ipAddressMode>;
 
+/** A service (or a group of cookies) a banner lists under a purpose, entered by the owner. */
+export const purposeService = z.strictObject({
+  purpose: optionalPurpose,
+  name: displayText(100),
+  /** What it does, in the owner's words; may be empty. */
+  description: z.string().max(300),
+  /** Names of the cookies or storage keys it sets. */
+  cookies: z.array(z.string().min(1).max(100)).max(50),
+});
+export type PurposeService = z.infer<typeof purposeService>;
+
+/** How long a choice stands before the banner asks again, in months. */
+export const consentLifetimeMonths = z.int().min(1).max(24);
+export const defaultConsentLifetimeMonths = 12;
+
 const websiteSettingNames = [
   'retentionMonths',
   'ipAddressMode',
@@ -85,6 +101,9 @@ const websiteSettingNames = [
   'bannerTheme',
   'policyVersion',
   'privacyPolicyUrl',
+  'purposes',
+  'services',
+  'consentLifetimeMonths',
 ] as const;
 
 /** Only the settings that changed are present; an event that changes nothing is refused. */
@@ -98,6 +117,11 @@ export const WebsiteSettingsChangedData = z
     policyVersion: policyVersion.optional(),
     /** null removes the link from the banner. */
     privacyPolicyUrl: webUrl.nullable().optional(),
+    /** The optional purposes the banner asks for; changing them asks every visitor again. */
+    purposes: offeredPurposes.min(1, { error: 'Expected at least one purpose to ask for' }).optional(),
+    /** The services listed under the purposes (the whole list; it replaces the previous one). */
+    services: z.array(purposeService).max(200).optional(),
+    consentLifetimeMonths: consentLifetimeMonths.optional(),
     changedAt: isoDateTime,
   })
   .refine((data) => websiteSettingNames.some((name) => data[name] !== undefined), {

@@ -1,6 +1,6 @@
 // Builders of valid consent events for tests and benchmarks.
 import { randomUUID } from 'node:crypto';
-import { consentStreamId } from '@consentry/events';
+import { consentStreamId, grantAll, grantNone, legacyPurposes, type GrantedPurposes, type OptionalPurpose } from '@consentry/events';
 import type { GroupAppendRequest } from '../event-store/group-commit';
 import type { NewEvent } from '../event-store/types';
 
@@ -12,15 +12,25 @@ export interface ConsentEventInput {
   readonly eventId?: string;
   /** The visitor's language tag as sent (tests use it to carry hostile text past the edge). */
   readonly language?: string;
+  /** The purposes granted; by default all three legacy ones for an acceptance, none for a decline. */
+  readonly purposes?: GrantedPurposes;
 }
 
 export function consentEvent(input: ConsentEventInput): NewEvent & { eventId: string } {
   const receivedAt = input.receivedAt ?? new Date().toISOString();
+  const declined = input.choice === 'declined';
+  const purposes = input.purposes ?? (declined ? grantNone : grantAll(legacyPurposes));
   const data = {
     websiteId: input.websiteId,
     visitorId: input.visitorId ?? randomUUID(),
     source: 'banner' as const,
+    offered: [...legacyPurposes] as OptionalPurpose[],
+    purposes,
+    method: declined ? ('reject_all' as const) : input.purposes ? ('custom' as const) : ('accept_all' as const),
+    rule: { rule: 'opt_in' as const, region: 'EU' },
     policyVersion: '1',
+    shownLanguage: 'en',
+    textsHash: null,
     language: input.language ?? 'en-US',
     pageUrl: 'https://www.example.com/',
     ipAddress: '203.0.113.7',
@@ -33,7 +43,7 @@ export function consentEvent(input: ConsentEventInput): NewEvent & { eventId: st
     receivedAt,
   };
   const eventId = input.eventId ?? randomUUID();
-  return input.choice === 'declined'
+  return declined
     ? { type: 'ConsentDeclined', eventId, data }
     : { type: 'ConsentGiven', eventId, data };
 }

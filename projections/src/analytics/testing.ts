@@ -1,6 +1,7 @@
 // Builders of the widget's analytics and consent events for the analytics and recommendation tests:
 // one visitor's actions at given times, as the ingest service would record them.
 import { randomUUID } from 'node:crypto';
+import { grantAll, grantNone, legacyPurposes } from '@consentry/events';
 import type { BannerPosition, BannerTheme, ConsentSource, DeviceClass, EngagementKind } from '@consentry/events';
 import type { NewEvent, StoredEvent } from '@consentry/infra';
 
@@ -53,7 +54,13 @@ export function visitor(websiteId: string, visitorId: string = randomUUID()): Vi
         websiteId,
         visitorId,
         source: options.source ?? 'banner',
+        offered: [...legacyPurposes],
+        purposes: choice === 'accepted' ? grantAll(legacyPurposes) : grantNone,
+        method: choice === 'accepted' ? ('accept_all' as const) : options.source === 'gpc' ? ('gpc' as const) : ('reject_all' as const),
+        rule: { rule: 'opt_in' as const, region: null },
         policyVersion: '1',
+        shownLanguage: 'en',
+        textsHash: null,
         language: 'en-US',
         pageUrl: 'https://www.shop.example.com/',
         ipAddress: '203.0.113.0',

@@ -46,7 +46,8 @@ export interface RecommendationMetrics {
    */
   readonly mobile: ChoiceCounts;
   readonly desktop: ChoiceCounts;
-  readonly bySource: Readonly<Record<ConsentSource, ChoiceCounts>>;
+  /** Choices per source; a source with none may be absent. */
+  readonly bySource: Readonly<Partial<Record<ConsentSource, ChoiceCounts>>>;
   /** Banner impressions in the period, and choices made in that first banner. */
   readonly impressions: number;
   readonly bannerChoices: number;
@@ -64,7 +65,7 @@ export interface RecommendationMetrics {
   };
 }
 
-const noChoices: ChoiceCounts = { accepted: 0, declined: 0 };
+export const noChoices: ChoiceCounts = { accepted: 0, declined: 0 };
 const add = (a: ChoiceCounts, b: ChoiceCounts): ChoiceCounts => ({ accepted: a.accepted + b.accepted, declined: a.declined + b.declined });
 
 /** Accepted share of the choices, in percent; null when there are none. */
@@ -95,10 +96,10 @@ export function toRecommendationMetrics(inputs: RecommendationInputs): Recommend
   let consent = noChoices;
   let mobile = noChoices;
   let desktop = noChoices;
-  const bySource: Record<ConsentSource, ChoiceCounts> = { banner: noChoices, gpc: noChoices, reopened: noChoices };
+  const bySource: Partial<Record<ConsentSource, ChoiceCounts>> = {};
   for (const row of inputs.dimensions) {
     consent = add(consent, row);
-    bySource[row.source] = add(bySource[row.source], row);
+    bySource[row.source] = add(bySource[row.source] ?? noChoices, row);
     if (row.deviceClass === 'mobile' || row.deviceClass === 'tablet') mobile = add(mobile, row);
     else desktop = add(desktop, row);
   }
@@ -140,7 +141,7 @@ export function toRecommendationMetrics(inputs: RecommendationInputs): Recommend
     desktop,
     bySource,
     impressions,
-    bannerChoices: totalOf(bySource.banner),
+    bannerChoices: totalOf(bySource.banner ?? noChoices),
     bannerVariants: [...variants.values()].sort((a, b) => `${a.position}/${a.theme}`.localeCompare(`${b.position}/${b.theme}`)),
     currentVariant: latestOnly ? { position: latestOnly.position, theme: latestOnly.theme } : null,
     lastEventDay: inputs.lastEventDay,

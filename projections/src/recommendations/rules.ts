@@ -6,7 +6,7 @@
 // walls, asking again and again). Where a low rate could tempt an owner into one, a rule says
 // plainly not to. dark-patterns.unit.test.ts scans every text the rules can produce.
 import type { RecommendationMetrics } from './metrics';
-import { addDays, consentRateOf, totalOf } from './metrics';
+import { addDays, consentRateOf, noChoices, totalOf } from './metrics';
 
 export const recommendationTypes = ['consent_rate', 'compliance', 'user_experience', 'performance', 'legal'] as const;
 export type RecommendationType = (typeof recommendationTypes)[number];
@@ -200,13 +200,14 @@ export function bannerIgnored(metrics: RecommendationMetrics): RecommendationDra
 
 export function largeGpcShare(metrics: RecommendationMetrics): RecommendationDraft[] {
   const total = totalOf(metrics.consent);
-  const gpc = totalOf(metrics.bySource.gpc);
+  const gpcChoices = metrics.bySource.gpc ?? noChoices;
+  const gpc = totalOf(gpcChoices);
   if (total < thresholds.minChoices) return [];
   const share = (gpc / total) * 100;
   if (share < thresholds.gpcShare) return [];
   const withoutGpc = consentRateOf({
-    accepted: metrics.consent.accepted - metrics.bySource.gpc.accepted,
-    declined: metrics.consent.declined - metrics.bySource.gpc.declined,
+    accepted: metrics.consent.accepted - gpcChoices.accepted,
+    declined: metrics.consent.declined - gpcChoices.declined,
   });
   return [
     {

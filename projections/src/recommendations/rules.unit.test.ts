@@ -267,6 +267,9 @@ describe('toRecommendationMetrics', () => {
     bannerTheme: 'light' as const,
     policyVersion: '1',
     privacyPolicyUrl: null,
+    purposes: ['preferences', 'analytics', 'marketing'] as const,
+    services: [],
+    consentLifetimeMonths: 12,
     createdAt: '2026-01-01T00:00:00.000Z',
   };
 

@@ -43,6 +43,9 @@ export const websitesProjection: Projection = {
                      banner_theme       = coalesce($5, banner_theme),
                      policy_version     = coalesce($6, policy_version),
                      privacy_policy_url = CASE WHEN $7::boolean THEN $8 ELSE privacy_policy_url END,
+                     purposes           = coalesce($10::text[], purposes),
+                     services           = coalesce($11::jsonb, services),
+                     consent_lifetime_months = coalesce($12, consent_lifetime_months),
                      updated_at         = $9
                    WHERE id = $1`,
             values: [
@@ -55,6 +58,9 @@ export const websitesProjection: Projection = {
               data.privacyPolicyUrl !== undefined,
               data.privacyPolicyUrl ?? null,
               data.changedAt,
+              data.purposes ?? null,
+              data.services === undefined ? null : JSON.stringify(data.services),
+              data.consentLifetimeMonths ?? null,
             ],
           });
           break;

@@ -1,5 +1,5 @@
 // Reads of the websites read model.
-import type { BannerPosition, BannerTheme } from '@consentry/events';
+import type { BannerPosition, BannerTheme, OptionalPurpose, PurposeService } from '@consentry/events';
 import type { Queryable } from '@consentry/infra';
 
 export interface Website {
@@ -15,6 +15,10 @@ export interface Website {
   readonly bannerTheme: BannerTheme;
   readonly policyVersion: string;
   readonly privacyPolicyUrl: string | null;
+  /** The optional purposes the banner asks for, in canonical order. */
+  readonly purposes: readonly OptionalPurpose[];
+  readonly services: readonly PurposeService[];
+  readonly consentLifetimeMonths: number;
   readonly createdAt: string;
 }
 
@@ -31,6 +35,9 @@ interface WebsiteRow {
   banner_theme: BannerTheme;
   policy_version: string;
   privacy_policy_url: string | null;
+  purposes: OptionalPurpose[];
+  services: PurposeService[];
+  consent_lifetime_months: number;
   created_at: Date;
 }
 
@@ -47,6 +54,9 @@ const toWebsite = (row: WebsiteRow): Website => ({
   bannerTheme: row.banner_theme,
   policyVersion: row.policy_version,
   privacyPolicyUrl: row.privacy_policy_url,
+  purposes: row.purposes,
+  services: row.services,
+  consentLifetimeMonths: row.consent_lifetime_months,
   createdAt: row.created_at.toISOString(),
 });
 

@@ -2,9 +2,9 @@
 // event loop. MODE=group runs the real ingest service (group commit); MODE=naive is the baseline:
 // the same validation and enrichment, but one INSERT (one transaction) per request.
 import { randomUUID } from 'node:crypto';
-import { consentStreamId } from '@consentry/events';
+import { appliedRuleFor, consentStreamId, regionOf } from '@consentry/events';
 import { createGroupCommitAppender, createPool, prepareEvent } from '@consentry/infra';
-import { consentBody, createGeoLocator, deviceClassOf, ingestPlugin, normaliseIp, truncateIp } from '@consentry/ingest';
+import { consentBody, createGeoLocator, recordedChoiceOf, deviceClassOf, ingestPlugin, normaliseIp, truncateIp } from '@consentry/ingest';
 import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 
@@ -41,14 +41,21 @@ if (MODE === 'group') {
     const body = request.body;
     const ip = normaliseIp(request.ip);
     const location = await geo.locate(ip, request.headers);
+    const chosen = recordedChoiceOf(body);
     const event = prepareEvent({
-      type: body.choice === 'accepted' ? 'ConsentGiven' : 'ConsentDeclined',
+      type: chosen.type,
       eventId: body.eventId ?? randomUUID(),
       data: {
         websiteId: WEBSITE_ID,
         visitorId: body.visitorId,
         source: body.source,
+        offered: chosen.offered,
+        purposes: chosen.purposes,
+        method: chosen.method,
+        rule: appliedRuleFor(regionOf(location.country)),
         policyVersion: body.policyVersion,
+        shownLanguage: body.shownLanguage,
+        textsHash: body.textsHash,
         language: body.language,
         pageUrl: body.pageUrl,
         ipAddress: ip ? truncateIp(ip) : null,

@@ -3,7 +3,7 @@
 // what the visitor was shown, what they chose — plus the event exactly as stored and its Merkle
 // inclusion proof against a signed seal, which anyone can check offline with the published key and
 // node:crypto (docs/compliance.md, services/jobs/scripts/verify-receipt.mjs).
-import type { ConsentChoiceData, ConsentSource } from '@consentry/events';
+import { optionalPurposes, upcastEventData, type ConsentChoiceData, type ConsentMethod, type ConsentSource, type OptionalPurpose } from '@consentry/events';
 import { proveEvent, type InclusionProof, type Queryable, type SealedEvent } from '@consentry/infra';
 import { findBranding, getUser, getWebsite } from '@consentry/projections';
 
@@ -22,6 +22,25 @@ const collectionMethods: Record<ConsentSource, string> = {
   banner: 'The visitor chose on the cookie banner (widget.js) on the controller’s website.',
   gpc: 'The visitor’s browser sent the Global Privacy Control signal; a decline was recorded without showing the banner.',
   reopened: 'The visitor reopened the banner from its floating button and chose again.',
+  placeholder: 'The visitor allowed a purpose from the placeholder of content blocked until that consent.',
+  api: 'The controller’s own page recorded the choice through the widget’s script interface.',
+  opt_out_link: 'The visitor used the “Do Not Sell or Share My Personal Information” link.',
+  jurisdiction: 'The rule of the visitor’s region applied without a banner being shown.',
+};
+
+const purposeDescriptions: Record<OptionalPurpose, string> = {
+  preferences: 'Preference cookies and scripts (remembering the visitor’s settings)',
+  analytics: 'Analytics cookies and scripts',
+  marketing: 'Marketing cookies and scripts',
+  identification: 'Identification of the visitor as a business lead',
+};
+
+const methodDescriptions: Record<ConsentMethod, string> = {
+  accept_all: 'Accept All',
+  reject_all: 'Reject All',
+  custom: 'A choice per purpose in the preference centre',
+  gpc: 'Global Privacy Control',
+  jurisdiction_default: 'The default of the visitor’s region',
 };
 
 export interface ConsentReceipt {
@@ -42,6 +61,8 @@ export interface ConsentReceipt {
     readonly visitorClockTimestamp: string;
     readonly collectionMethod: string;
     readonly source: ConsentSource;
+    readonly method: string;
+    readonly rule: ConsentChoiceData['rule'];
     readonly purposes: readonly { readonly purpose: string; readonly granted: boolean }[];
     readonly termination: string;
   };
@@ -77,7 +98,9 @@ export const sealKeyPath = '/.well-known/consentry/seal-key';
 export async function buildConsentReceipt(db: Queryable, consentId: string, options: ReceiptOptions): Promise<ConsentReceipt | null> {
   const proven = await proveEvent(db, consentId);
   if (!proven || (proven.event.type !== 'ConsentGiven' && proven.event.type !== 'ConsentDeclined')) return null;
-  const data = proven.event.data as ConsentChoiceData;
+  // The event is shown as stored (its bytes are the proof's leaf); what it says is read at the current
+  // version, so a version 1 choice names the purposes it granted too.
+  const data = upcastEventData(proven.event.type, proven.event.schemaVersion, proven.event.data) as ConsentChoiceData;
   const website = await getWebsite(db, data.websiteId);
   const owner = website ? await getUser(db, website.ownerId) : null;
   const branding = website ? await findBranding(db, website.ownerId) : null;
@@ -101,10 +124,13 @@ export async function buildConsentReceipt(db: Queryable, consentId: string, opti
       visitorClockTimestamp: data.occurredAt,
       collectionMethod: collectionMethods[data.source],
       source: data.source,
+      method: methodDescriptions[data.method],
+      rule: data.rule,
       purposes: [
         { purpose: 'Strictly necessary storage (remembering this choice)', granted: true },
-        { purpose: 'Analytics cookies and scripts', granted: accepted },
-        { purpose: 'Marketing cookies and scripts', granted: accepted },
+        ...optionalPurposes
+          .filter((purpose) => data.offered.includes(purpose))
+          .map((purpose) => ({ purpose: purposeDescriptions[purpose], granted: data.purposes[purpose] })),
       ],
       termination: 'Until the visitor changes their choice (the banner’s floating button) or the controller changes the policy version.',
     },

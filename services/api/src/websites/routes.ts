@@ -1,5 +1,17 @@
 // The owner's websites: list (an admin's: all), add within the plan's limit, remove.
-import { WebsiteNotFoundError, bannerPosition, bannerTheme, ipAddressMode, policyVersion, webUrl, websiteName, type WebsiteActor } from '@consentry/events';
+import {
+  WebsiteNotFoundError,
+  bannerPosition,
+  bannerTheme,
+  consentLifetimeMonths,
+  ipAddressMode,
+  offeredPurposes,
+  policyVersion,
+  purposeService,
+  webUrl,
+  websiteName,
+  type WebsiteActor,
+} from '@consentry/events';
 import { getUser, type User, type Website } from '@consentry/projections';
 import type { Db } from '@consentry/infra';
 import type { FastifyRequest } from 'fastify';
@@ -20,6 +32,14 @@ const websiteSettings = z
     bannerTheme,
     policyVersion: policyVersion.meta({ description: 'Changing it asks every visitor again.' }),
     privacyPolicyUrl: webUrl.nullable(),
+    purposes: offeredPurposes
+      .min(1, { error: 'Choose at least one purpose to ask for' })
+      .meta({
+        description:
+          "The optional purposes the banner asks for, in the order preferences, analytics, marketing, identification ('necessary' is always on). Changing them asks every visitor again.",
+      }),
+    services: z.array(purposeService).max(200).meta({ description: 'The services or cookies listed under each purpose in the preference centre; sent whole, it replaces the list.' }),
+    consentLifetimeMonths: consentLifetimeMonths.meta({ description: 'How long a choice stands before the banner asks again, in months (1–24, default 12).' }),
   })
   .meta({ id: 'WebsiteSettings', description: "A website's consent and privacy settings" });
 
@@ -35,6 +55,9 @@ const toSettingsAnswer = (website: Website): z.infer<typeof websiteSettings> => 
   bannerTheme: website.bannerTheme,
   policyVersion: website.policyVersion,
   privacyPolicyUrl: website.privacyPolicyUrl,
+  purposes: [...website.purposes],
+  services: [...website.services],
+  consentLifetimeMonths: website.consentLifetimeMonths,
 });
 
 const newWebsiteBody = z.object({

@@ -2,7 +2,7 @@
 // views, time on page and engagement. Each request is checked (embed code known, website active,
 // Origin its own), enriched with what the browser must not be trusted with (IP, user agent, device
 // class, location, receive time) and appended through group commit; the answer comes after commit.
-import { consentStreamId, type DeviceClass } from '@consentry/events';
+import { appliedRuleFor, consentStreamId, regionOf, type DeviceClass } from '@consentry/events';
 import type { GroupCommitAppender, NewEvent } from '@consentry/infra';
 import type { Website } from '@consentry/projections';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -12,6 +12,7 @@ import type { GeoLocator } from '../enrich/geo';
 import { ipForStorage, normaliseIp } from '../enrich/ip-address';
 import { isoTimestamp } from '../enrich/received-at';
 import { clientIp } from '../client-ip';
+import { recordedChoiceOf } from './consent-choice';
 import { IngestError } from '../errors';
 import { createOriginCheck } from '../origin';
 import type { WebsiteResolver } from '../website-resolver';
@@ -72,11 +73,18 @@ export const collectRoutes: FastifyPluginAsyncZod<CollectOptions> = async (app, 
       // Located from the full address; stored minimised when the website says so.
       const location = await geo.locate(ip, request.headers);
       const receivedAt = isoTimestamp();
+      const chosen = recordedChoiceOf(body);
       const data = {
         websiteId: website.id,
         visitorId: body.visitorId,
         source: body.source,
+        offered: chosen.offered,
+        purposes: chosen.purposes,
+        method: chosen.method,
+        rule: appliedRuleFor(regionOf(location.country)),
         policyVersion: body.policyVersion,
+        shownLanguage: body.shownLanguage,
+        textsHash: body.textsHash,
         language: body.language || null,
         pageUrl: body.pageUrl || null,
         ipAddress: ipForStorage(ip, website.ipAddressMode),
@@ -93,7 +101,7 @@ export const collectRoutes: FastifyPluginAsyncZod<CollectOptions> = async (app, 
       if (Date.parse(data.occurredAt) > Date.parse(receivedAt)) data.occurredAt = receivedAt;
       const result = await append(
         consentStreamId(website.id, body.visitorId),
-        body.choice === 'accepted'
+        chosen.type === 'ConsentGiven'
           ? { type: 'ConsentGiven', eventId: body.eventId, data }
           : { type: 'ConsentDeclined', eventId: body.eventId, data },
       );

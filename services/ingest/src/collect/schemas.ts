@@ -1,23 +1,68 @@
 // The bodies the widget sends (docs/ingest-protocol.md), validated at the edge with bounded
 // schemas. Field schemas come from the event catalogue, so what passes here is what the log takes.
 import { z } from 'zod';
-import { bannerPosition, bannerTheme, consentSource, embedCode, engagementKind, isoDateTime, policyVersion, visitorId } from '@consentry/events';
+import {
+  bannerPosition,
+  bannerTheme,
+  consentMethod,
+  consentSource,
+  embedCode,
+  engagementKind,
+  grantedPurposes,
+  grantsAny,
+  isoDateTime,
+  languageTag,
+  offeredPurposes,
+  optionalPurposes,
+  policyVersion,
+  textsHash,
+  visitorId,
+} from '@consentry/events';
 
 // Lower-cased: one event has one id, whatever case the sender wrote it in.
 const eventId = z.uuid({ error: 'Expected a UUID' }).transform((id) => id.toLowerCase());
 const text = (max: number) => z.string().max(max);
 
-export const consentBody = z.strictObject({
-  embedCode,
-  eventId,
-  visitorId,
-  choice: z.enum(['accepted', 'declined']),
-  source: consentSource,
-  policyVersion,
-  pageUrl: text(2048).nullable().default(null),
-  language: text(16).nullable().default(null),
-  occurredAt: isoDateTime,
-});
+/**
+ * A choice: the purposes offered and granted and how (widget 2), or only `choice` from a widget 1
+ * still in a browser's cache (an acceptance of every purpose its banner had, or a decline). With
+ * both, they must agree: a choice that grants something is `accepted`.
+ */
+export const consentBody = z
+  .strictObject({
+    embedCode,
+    eventId,
+    visitorId,
+    choice: z.enum(['accepted', 'declined']).optional(),
+    offered: offeredPurposes.optional(),
+    purposes: grantedPurposes.optional(),
+    method: consentMethod.optional(),
+    source: consentSource,
+    policyVersion,
+    pageUrl: text(2048).nullable().default(null),
+    language: text(16).nullable().default(null),
+    shownLanguage: languageTag.nullable().default(null),
+    textsHash: textsHash.nullable().default(null),
+    occurredAt: isoDateTime,
+  })
+  .check((ctx) => {
+    const body = ctx.value;
+    const issue = (path: string, message: string) => ctx.issues.push({ code: 'custom', input: body, path: [path], message });
+    if (body.purposes === undefined) {
+      if (body.choice === undefined) issue('purposes', 'Expected purposes (or, from an older widget, choice)');
+      if (body.offered !== undefined) issue('purposes', 'Expected purposes with offered');
+      return;
+    }
+    if (body.offered === undefined) issue('offered', 'Expected the purposes the banner offered');
+    if (body.method === undefined) issue('method', 'Expected how the purposes were chosen');
+    const offered = body.offered ?? [];
+    const notOffered = optionalPurposes.filter((purpose) => body.purposes?.[purpose] && !offered.includes(purpose));
+    if (notOffered.length > 0) issue('purposes', `Granted but not offered: ${notOffered.join(', ')}`);
+    const accepted = grantsAny(body.purposes);
+    if (body.choice !== undefined && (body.choice === 'accepted') !== accepted) {
+      issue('choice', accepted ? 'A choice that grants a purpose is accepted' : 'A choice that grants no purpose is declined');
+    }
+  });
 export type ConsentBody = z.infer<typeof consentBody>;
 
 export const impressionBody = z.strictObject({ embedCode, eventId, position: bannerPosition, theme: bannerTheme });
