@@ -3,9 +3,10 @@
 // erasure removing one visitor's personal data. Each records what it did, so the log explains every
 // row that is no longer there and every row that no longer matches its seal.
 import { z } from 'zod';
-import { defineEvent, type EventOf } from './definition';
+import { defineEvent, type EventOf, type EventUpcaster } from './definition';
 import { bannerPosition, bannerTheme, deviceClass, isoDateTime, uuid, visitorId, websiteId } from './fields';
 import { consentSource } from './consent';
+import { consentMethod, legacyPurposes, optionalPurposes, type ConsentMethod, type OptionalPurpose } from './purposes';
 
 const sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, { error: 'Expected a SHA-256 digest as 64 lower-case hex digits' });
 /** A place in the log's global order; transactionId is an xid8, written as decimal text. */
@@ -53,6 +54,18 @@ export const PurgedImpressionCounts = z.strictObject({
   impressions: count,
 });
 
+const perPurpose = z.strictObject({ preferences: count, analytics: count, marketing: count, identification: count });
+
+/** Choices a purge removed per day and method: how many, and how often each purpose was offered and granted. */
+export const PurgedPurposeCounts = z.strictObject({
+  day,
+  method: consentMethod,
+  choices: count,
+  offered: perPurpose,
+  granted: perPurpose,
+});
+export type PurgedPurposeCounts = z.infer<typeof PurgedPurposeCounts>;
+
 export const EventsPurgedData = z.strictObject({
   /** One id per purge run; a run writes one event per batch. */
   purgeId: uuid,
@@ -64,11 +77,48 @@ export const EventsPurgedData = z.strictObject({
   positions: z.array(z.tuple([z.int().min(1), z.int().min(1)])).min(1).max(10_000),
   removedEvents: z.int().min(1).max(100_000),
   consents: z.array(PurgedConsentCounts).max(10_000),
+  purposes: z.array(PurgedPurposeCounts).max(10_000),
   impressions: z.array(PurgedImpressionCounts).max(10_000),
   purgedAt: isoDateTime,
 });
 export type EventsPurgedData = z.infer<typeof EventsPurgedData>;
-export const EventsPurged = defineEvent({ type: 'EventsPurged', version: 1, category: 'compliance', schema: EventsPurgedData });
+/**
+ * Version 1 summaries had no purposes; the consents they counted were all-or-nothing choices over the
+ * three purposes every banner then had (see upcastConsentV1), so their purpose counts follow from the
+ * accepted and declined counts.
+ */
+const upcastEventsPurgedV1: EventUpcaster = (data) => {
+  const v1 = data as { consents: { day: string; source: string; accepted: number; declined: number }[] };
+  const rows = new Map<string, PurgedPurposeCounts>();
+  const add = (day: string, method: ConsentMethod, choices: number, granted: boolean) => {
+    if (choices === 0) return;
+    const key = `${day}|${method}`;
+    const row = rows.get(key) ?? { day, method, choices: 0, offered: zeroes(), granted: zeroes() };
+    row.choices += choices;
+    for (const purpose of legacyPurposes) {
+      row.offered[purpose] += choices;
+      if (granted) row.granted[purpose] += choices;
+    }
+    rows.set(key, row);
+  };
+  for (const row of v1.consents) {
+    add(row.day, 'accept_all', row.accepted, true);
+    add(row.day, row.source === 'gpc' ? 'gpc' : 'reject_all', row.declined, false);
+  }
+  return { ...v1, purposes: [...rows.values()] };
+};
+
+function zeroes(): Record<OptionalPurpose, number> {
+  return Object.fromEntries(optionalPurposes.map((purpose) => [purpose, 0])) as Record<OptionalPurpose, number>;
+}
+
+export const EventsPurged = defineEvent({
+  type: 'EventsPurged',
+  version: 2,
+  category: 'compliance',
+  schema: EventsPurgedData,
+  upcasters: { 1: upcastEventsPurgedV1 },
+});
 export type EventsPurged = EventOf<typeof EventsPurged>;
 
 export const erasableFields = ['ipAddress', 'userAgent', 'email', 'city'] as const;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { upcastEventData } from './catalogue';
+import { EventsPurged } from './compliance';
 import { ConsentChoiceData, ConsentDeclined, ConsentGiven } from './consent';
 import { exampleEventData } from './examples';
 import { failingPathsOf, failuresOf, text } from './test-helpers';
@@ -175,5 +176,26 @@ describe('a version 1 choice read today', () => {
     const stored = structuredClone(v1);
     upcastEventData('ConsentGiven', 1, stored);
     expect(stored).toEqual(v1);
+  });
+});
+
+describe('a version 1 purge summary read today', () => {
+  it('counts the purposes its all-or-nothing choices offered and granted, per day and method', () => {
+    const { purposes: _purposes, ...v1 } = exampleEventData.EventsPurged;
+    const v1Data = {
+      ...v1,
+      consents: [
+        { day: '2022-04-30', deviceClass: 'mobile', source: 'banner', accepted: 30, declined: 10 },
+        { day: '2022-04-30', deviceClass: 'desktop', source: 'banner', accepted: 5, declined: 0 },
+        { day: '2022-04-30', deviceClass: 'desktop', source: 'gpc', accepted: 0, declined: 4 },
+      ],
+    };
+    const lifted = EventsPurged.schema.parse(upcastEventData('EventsPurged', 1, v1Data));
+    const legacy = (n: number) => ({ preferences: n, analytics: n, marketing: n, identification: 0 });
+    expect(lifted.purposes).toEqual([
+      { day: '2022-04-30', method: 'accept_all', choices: 35, offered: legacy(35), granted: legacy(35) },
+      { day: '2022-04-30', method: 'reject_all', choices: 10, offered: legacy(10), granted: legacy(0) },
+      { day: '2022-04-30', method: 'gpc', choices: 4, offered: legacy(4), granted: legacy(0) },
+    ]);
   });
 });

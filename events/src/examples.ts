@@ -172,6 +172,15 @@ export const exampleEventData: { readonly [T in EventType]: EventData<T> } = {
     positions: [[1, 40], [44, 50]],
     removedEvents: 47,
     consents: [{ day: '2022-04-30', deviceClass: 'mobile', source: 'banner', accepted: 30, declined: 10 }],
+    purposes: [
+      {
+        day: '2022-04-30',
+        method: 'custom',
+        choices: 40,
+        offered: { preferences: 40, analytics: 40, marketing: 40, identification: 0 },
+        granted: { preferences: 12, analytics: 30, marketing: 5, identification: 0 },
+      },
+    ],
     impressions: [{ day: '2022-04-30', position: 'bottom', theme: 'light', deviceClass: 'mobile', impressions: 7 }],
     purgedAt: '2024-05-09T08:00:00.000Z',
   },

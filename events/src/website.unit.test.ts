@@ -107,7 +107,7 @@ describe('when website settings change', () => {
       {
         path: '',
         message:
-          'Expected at least one changed setting (retentionMonths, ipAddressMode, bannerPosition, bannerTheme, policyVersion, privacyPolicyUrl)',
+          'Expected at least one changed setting (retentionMonths, ipAddressMode, bannerPosition, bannerTheme, policyVersion, privacyPolicyUrl, purposes, services, consentLifetimeMonths)',
       },
     ]);
     expect(failingPathsOf(WebsiteSettingsChangedData, { ...base, bannerTheme: undefined })).toEqual(['']);
@@ -125,5 +125,31 @@ describe('when website settings change', () => {
     ['privacyPolicyUrl', `https://example.com/${text(2029)}`, 'Too big: expected string to have <=2048 characters'],
   ])('refuses %s = %j', (field, value, message) => {
     expect(failuresOf(WebsiteSettingsChangedData, { ...base, [field]: value })).toEqual([{ path: field, message }]);
+  });
+});
+
+describe('when a website changes its purposes', () => {
+  const base = { websiteId: exampleEventData.WebsiteAdded.websiteId, changedAt: '2024-05-01T10:00:00.000Z' };
+
+  it('takes the purposes, the services under them and a consent lifetime', () => {
+    const change = {
+      ...base,
+      purposes: ['analytics', 'marketing', 'identification'],
+      services: [{ purpose: 'analytics', name: 'Matomo', description: 'Visit statistics', cookies: ['_pk_id', '_pk_ses'] }],
+      consentLifetimeMonths: 6,
+    };
+    expect(failuresOf(WebsiteSettingsChangedData, change)).toEqual([]);
+  });
+
+  it.each([
+    [{ purposes: [] }, 'purposes', 'Expected at least one purpose to ask for'],
+    [{ purposes: ['necessary'] }, 'purposes.[0]', undefined],
+    [{ consentLifetimeMonths: 25 }, 'consentLifetimeMonths', 'Too big: expected number to be <=24'],
+    [{ consentLifetimeMonths: 0 }, 'consentLifetimeMonths', 'Too small: expected number to be >=1'],
+    [{ services: [{ purpose: 'analytics', name: ' ', description: '', cookies: [] }] }, 'services.[0].name', 'Must not be blank'],
+  ])('refuses %j', (change, path, message) => {
+    const failures = failuresOf(WebsiteSettingsChangedData, { ...base, ...change });
+    expect(failures.map((failure) => failure.path)).toEqual([path]);
+    if (message) expect(failures[0]?.message).toBe(message);
   });
 });

@@ -8,6 +8,7 @@ import type { Projection } from './projection';
 import { websitesProjection } from './websites/projection';
 import { analyticsProjection } from './analytics/projection';
 import { consentDimensionsProjection } from './consent-dimensions/projection';
+import { consentPurposesProjection } from './consent-purposes/projection';
 import { usersProjection } from './users/projection';
 import { plansProjection } from './plans/projection';
 import { siteContentProjection } from './site-content/projection';
@@ -60,6 +61,7 @@ export const asyncProjections: readonly Projection[] = [
   websiteActivityProjection,
   analyticsProjection,
   consentDimensionsProjection,
+  consentPurposesProjection,
 ];
 
 /** Every projection, inline and async: what `consentry replay` can rebuild. */
@@ -74,6 +76,8 @@ export * from './analytics/queries';
 export { referrerDomainOf, directReferrer, searchEngines } from './analytics/referrers';
 export { consentDimensionsProjection, foldConsentDimensions } from './consent-dimensions/projection';
 export * from './consent-dimensions/queries';
+export { consentPurposesProjection, foldConsentPurposes } from './consent-purposes/projection';
+export * from './consent-purposes/queries';
 export * from './recommendations/queries';
 export {
   recommendationRules,

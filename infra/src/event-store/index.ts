@@ -11,4 +11,4 @@ export {
 } from './group-commit';
 export { readCommittedEvents, readCommittedHead, readEvent, readHorizon, readStream, type ReadCommittedOptions } from './read';
 export { readCheckpoint, writeCheckpoint, lockCheckpoint, shareCheckpoint, projectionCheckpointName } from './checkpoints';
-export { eventColumns, toStoredEvent, type EventRow } from './rows';
+export { atCurrentVersion, eventColumns, toStoredEvent, type EventRow } from './rows';

@@ -1,4 +1,5 @@
 // Mapping between `events` rows and StoredEvent, shared by every reader.
+import { getEventDefinition, isEventType, upcastEventData } from '@consentry/events';
 import type { StoredEvent } from './types';
 
 // recorded_at is formatted by Postgres, as Date#toISOString would (UTC, milliseconds): parsing it
@@ -23,7 +24,7 @@ export interface EventRow {
 
 /** Rows come only from `events`, where every row passed validation at append. */
 export function toStoredEvent(row: EventRow): StoredEvent {
-  return {
+  return atCurrentVersion({
     eventId: row.event_id,
     streamId: row.stream_id,
     streamVersion: row.stream_version,
@@ -34,5 +35,23 @@ export function toStoredEvent(row: EventRow): StoredEvent {
     transactionId: row.transaction_id,
     position: row.position,
     recordedAt: row.recorded_at,
-  } as StoredEvent;
+  } as StoredEvent);
+}
+
+const currentVersions = new Map<string, number>();
+
+/**
+ * The event with its data lifted to the current schema version by the upcasters in events/, so every
+ * reader (projections, purge summaries, the bus) sees one shape per type; the log keeps the bytes it
+ * stored (seals and receipts read those). An event already at its version is returned as is.
+ */
+export function atCurrentVersion<T extends Pick<StoredEvent, 'type' | 'schemaVersion' | 'data'>>(event: T): T {
+  let current = currentVersions.get(event.type);
+  if (current === undefined) {
+    if (!isEventType(event.type)) return event;
+    current = getEventDefinition(event.type).version;
+    currentVersions.set(event.type, current);
+  }
+  if (event.schemaVersion >= current) return event;
+  return { ...event, schemaVersion: current, data: upcastEventData(event.type, event.schemaVersion, event.data) };
 }

@@ -1,7 +1,7 @@
 // Consent records: one row per consent choice with everything the ledger recorded about it, for
 // recent activity, export and proof. Written with one insert per batch; a replayed event is a
 // conflict on its event id and changes nothing.
-import { repairedInstant } from '@consentry/events';
+import { grantedList, repairedInstant } from '@consentry/events';
 import type { DbTransaction, StoredEvent } from '@consentry/infra';
 import type { Projection } from '../projection';
 
@@ -33,6 +33,11 @@ export const consentRecordsProjection: Projection = {
           email: data.email,
           page_url: data.pageUrl,
           language: data.language,
+          offered: data.offered,
+          purposes: grantedList(data.purposes),
+          method: data.method,
+          rule: data.rule.rule,
+          region: data.rule.region,
         }),
       );
     }

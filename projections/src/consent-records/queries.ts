@@ -1,4 +1,5 @@
 // Reads of the consent-records read model: recent activity, newest first.
+import type { ConsentMethod, ConsentRule, OptionalPurpose } from '@consentry/events';
 import type { Queryable } from '@consentry/infra';
 
 /** A consent record as the api answers it (spec section 3, "Consent record"). */
@@ -11,6 +12,12 @@ export interface ConsentRecord {
   readonly city: string | null;
   readonly email: string | null;
   readonly ipAddress: string | null;
+  /** The optional purposes the banner offered, and those granted (canonical order). */
+  readonly offeredPurposes: readonly OptionalPurpose[];
+  readonly grantedPurposes: readonly OptionalPurpose[];
+  readonly method: ConsentMethod;
+  readonly rule: ConsentRule;
+  readonly region: string | null;
 }
 
 interface ConsentRecordRow {
@@ -22,6 +29,11 @@ interface ConsentRecordRow {
   city: string | null;
   email: string | null;
   ip_address: string | null;
+  offered: OptionalPurpose[];
+  purposes: OptionalPurpose[];
+  method: ConsentMethod;
+  rule: ConsentRule;
+  region: string | null;
 }
 
 const toConsentRecord = (row: ConsentRecordRow): ConsentRecord => ({
@@ -33,6 +45,11 @@ const toConsentRecord = (row: ConsentRecordRow): ConsentRecord => ({
   city: row.city,
   email: row.email,
   ipAddress: row.ip_address,
+  offeredPurposes: row.offered,
+  grantedPurposes: row.purposes,
+  method: row.method,
+  rule: row.rule,
+  region: row.region,
 });
 
 /** The newest `limit` records of these websites (null: of every website, for admins). */
@@ -43,7 +60,7 @@ export async function listConsentRecords(
   if (filter.websiteIds !== null && filter.websiteIds.length === 0) return [];
   const { rows } = await db.query<ConsentRecordRow>({
     name: filter.websiteIds === null ? 'list-consent-records-all' : 'list-consent-records',
-    text: `SELECT event_id, website_id, received_at, choice, country, city, email, ip_address
+    text: `SELECT event_id, website_id, received_at, choice, country, city, email, ip_address, offered, purposes, method, rule, region
              FROM consent_records
             ${filter.websiteIds === null ? '' : 'WHERE website_id = ANY($2::uuid[])'}
             ORDER BY received_at DESC, event_id DESC

@@ -301,7 +301,7 @@ describe('toRecommendationMetrics', () => {
       consent: { accepted: 9, declined: 4 },
       mobile: { accepted: 4, declined: 2 }, // phones and tablets
       desktop: { accepted: 5, declined: 2 },
-      bySource: { banner: { accepted: 9, declined: 2 }, gpc: { accepted: 0, declined: 2 }, reopened: { accepted: 0, declined: 0 } },
+      bySource: { banner: { accepted: 9, declined: 2 }, gpc: { accepted: 0, declined: 2 } },
       impressions: 28,
       bannerChoices: 11,
       bannerVariants: [

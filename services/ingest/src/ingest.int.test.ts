@@ -115,6 +115,51 @@ describe('when a visitor accepts on the website', () => {
   });
 });
 
+describe('when a visitor chooses purpose by purpose', () => {
+  const none = { preferences: false, analytics: false, marketing: false, identification: false };
+  const offered = ['preferences', 'analytics', 'marketing'];
+
+  it('records the purposes offered and granted, how, and the rule of the visitor’s region', async () => {
+    const { choice: _choice, ...body } = consentBodyFor(website);
+    const custom = { ...body, offered, purposes: { ...none, analytics: true }, method: 'custom', shownLanguage: 'de', textsHash: 'b'.repeat(64) };
+    const response = await postConsent(custom, { 'x-forwarded-for': '8.8.8.8' });
+    expect(response.statusCode).toBe(201);
+    const [event] = await storedEvents(body.eventId);
+    expect(event).toMatchObject({
+      type: 'ConsentGiven',
+      data: { offered, purposes: { ...none, analytics: true }, method: 'custom', rule: { rule: 'opt_in', region: 'US' }, shownLanguage: 'de', textsHash: 'b'.repeat(64) },
+    });
+  });
+
+  it('records a choice that grants nothing as a ConsentDeclined', async () => {
+    const { choice: _choice, ...body } = consentBodyFor(website);
+    const response = await postConsent({ ...body, offered, purposes: none, method: 'reject_all' });
+    expect(response.statusCode).toBe(201);
+    const [event] = await storedEvents(body.eventId);
+    expect([event?.type, event?.data.method]).toEqual(['ConsentDeclined', 'reject_all']);
+  });
+
+  it('still reads a cached older widget’s accepted as Accept All over the three purposes its banner had', async () => {
+    const body = consentBodyFor(website);
+    expect((await postConsent(body)).statusCode).toBe(201);
+    const [event] = await storedEvents(body.eventId);
+    expect(event?.data).toMatchObject({ offered, purposes: { preferences: true, analytics: true, marketing: true, identification: false }, method: 'accept_all' });
+  });
+
+  it.each([
+    [{ choice: undefined }, 'purposes: Expected purposes (or, from an older widget, choice)'],
+    [{ choice: 'declined', offered, purposes: { ...none, marketing: true }, method: 'custom' }, 'choice: A choice that grants a purpose is accepted'],
+    [{ offered: ['analytics'], purposes: { ...none, marketing: true }, method: 'custom' }, 'purposes: Granted but not offered: marketing'],
+    [{ purposes: { ...none, analytics: true }, method: 'custom' }, 'offered: Expected the purposes the banner offered'],
+  ])('refuses %j with a clear 400 and stores nothing', async (change, message) => {
+    const body = { ...consentBodyFor(website), ...change };
+    const response = await postConsent(body);
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.message).toContain(message);
+    expect(await storedEvents(body.eventId)).toHaveLength(0);
+  });
+});
+
 describe('when analytics events arrive', () => {
   it('stores impressions anonymously and page views, time on page and engagement with the visitor', async () => {
     const send = (url: string, body: Record<string, unknown>) =>

@@ -107,6 +107,25 @@ describe('when an owner exports as JSON', () => {
     expect(records).toHaveLength(21);
     expect(Object.keys(records[0]!)).toEqual([...exportColumns]);
     expect(records.every((record) => record.websiteDomain === 'bakery.example.test')).toBe(true);
+    const accepted = records.find((record) => record.consentChoice === 'accepted');
+    expect(accepted).toMatchObject({
+      offeredPurposes: ['preferences', 'analytics', 'marketing'],
+      grantedPurposes: ['preferences', 'analytics', 'marketing'],
+      method: 'accept_all',
+      rule: 'opt_in',
+      region: 'EU',
+    });
+  });
+
+  it('puts the purposes in one CSV cell each, separated by spaces, with the method and the rule', async () => {
+    const response = await app.inject({ method: 'GET', url: `/api/export/consents?format=csv&websiteId=${mine.id}`, headers: { 'x-test-user': mine.ownerId } });
+    const [header, ...rows] = parseCsv(response.body);
+    const column = (name: string) => header!.indexOf(name);
+    const accepted = rows.find((row) => row[column('consentChoice')] === 'accepted')!;
+    expect(accepted[column('grantedPurposes')]).toBe('preferences analytics marketing');
+    expect([accepted[column('method')], accepted[column('rule')], accepted[column('region')]]).toEqual(['accept_all', 'opt_in', 'EU']);
+    const declined = rows.find((row) => row[column('consentChoice')] === 'declined');
+    if (declined) expect(declined[column('grantedPurposes')]).toBe('');
   });
 });
 

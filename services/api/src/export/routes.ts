@@ -38,6 +38,11 @@ export const exportColumns = [
   'city',
   'email',
   'pageUrl',
+  'offeredPurposes',
+  'grantedPurposes',
+  'method',
+  'rule',
+  'region',
 ] as const;
 
 interface ExportRow {
@@ -55,7 +60,14 @@ interface ExportRow {
   city: string | null;
   email: string | null;
   page_url: string | null;
+  offered: string[];
+  purposes: string[];
+  method: string;
+  rule: string;
+  region: string | null;
 }
+
+const csvValue = (value: string | readonly string[] | null): string | null => (Array.isArray(value) ? value.join(' ') : (value as string | null));
 
 /** Who an export is recorded as: a session with admin rights acts as the admin, else as the owner. */
 function exporterOf(scope: OwnerScope): string {
@@ -97,7 +109,7 @@ export const exportRoutes: FastifyPluginAsyncZod<ExportOptions> = async (app, { 
       const cursor = client.query(
         new Cursor<ExportRow>(
           `SELECT event_id, to_char(received_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS received_at, website_id, choice, source, policy_version, ip_address, user_agent,
-                  device_class, country, city, email, page_url
+                  device_class, country, city, email, page_url, offered, purposes, method, rule, region
              FROM consent_records
             WHERE $1::uuid[] IS NULL OR website_id = ANY($1::uuid[])
             ORDER BY received_at, event_id`,
@@ -152,8 +164,15 @@ export const exportRoutes: FastifyPluginAsyncZod<ExportOptions> = async (app, { 
                 city: row.city,
                 email: row.email,
                 pageUrl: row.page_url,
+                offeredPurposes: row.offered,
+                grantedPurposes: row.purposes,
+                method: row.method,
+                rule: row.rule,
+                region: row.region,
               };
-              chunk += format === 'csv' ? csvLine(exportColumns.map((column) => record[column])) : `${rowCount === 0 ? '' : ','}\n${JSON.stringify(record)}`;
+              // A list is one CSV cell, its purposes separated by spaces (a ';' would split the cell in
+              // many locales' spreadsheets, see csv.ts); JSON keeps the array.
+              chunk += format === 'csv' ? csvLine(exportColumns.map((column) => csvValue(record[column]))) : `${rowCount === 0 ? '' : ','}\n${JSON.stringify(record)}`;
               rowCount++;
             }
             // Back-pressure: wait for the client to take what was written before reading more.

@@ -1,12 +1,20 @@
 // Consent statistics and records over the viewer's websites (an admin's: every website), from the
 // consent-stats and consent-records read models, and the owner's plan usage.
 import type { Db } from '@consentry/infra';
-import { getConsentStats, getConsentStatsByWebsite, getDailyConsentCounts, getSubscriptionPlan, listConsentRecords } from '@consentry/projections';
+import { consentMethods, consentRule, consentMethod, optionalPurpose, WebsiteNotFoundError, type ConsentMethod } from '@consentry/events';
+import {
+  getConsentStats,
+  getConsentStatsByWebsite,
+  getDailyConsentCounts,
+  getPurposeSummary,
+  getSubscriptionPlan,
+  listConsentRecords,
+} from '@consentry/projections';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { websitesInScope } from '../auth/scope';
 import { requireUser, requireViewer } from '../auth/viewer';
-import { errorsFor } from '../schemas';
+import { errorsFor, uuidParam } from '../schemas';
 
 const consentStatsAnswer = z
   .object({ totalConsents: z.int(), declinedConsents: z.int(), consentRate: z.number().meta({ description: 'Accepted share in percent' }) })
@@ -34,8 +42,32 @@ const consentRecordAnswer = z
     city: z.string().nullable(),
     email: z.string().nullable(),
     ipAddress: z.string().nullable(),
+    offeredPurposes: z.array(optionalPurpose).meta({ description: 'The optional purposes the banner asked for' }),
+    grantedPurposes: z.array(optionalPurpose).meta({ description: "The purposes granted; fewer than offered on an accepted record is a partial consent ('Partial')" }),
+    method: consentMethod,
+    rule: consentRule.meta({ description: 'The rule of the visitor’s region that applied' }),
+    region: z.string().nullable(),
   })
   .meta({ id: 'ConsentRecord' });
+
+const purposesQuery = z.object({
+  websiteId: uuidParam.optional().meta({ description: 'One of the viewer’s websites; omitted: all of them' }),
+  days: z.coerce.number().int().min(1).max(366).optional().meta({ description: 'The last `days` UTC days; omitted: all time' }),
+});
+const purposesAnswer = z
+  .object({
+    choices: z.int(),
+    byMethod: z.object(Object.fromEntries(consentMethods.map((method) => [method, z.int()])) as Record<ConsentMethod, z.ZodInt>),
+    purposes: z.array(
+      z.object({
+        purpose: optionalPurpose,
+        offered: z.int(),
+        granted: z.int(),
+        acceptanceRate: z.number().nullable().meta({ description: 'Granted share of the choices that offered it, in percent; null if never offered' }),
+      }),
+    ),
+  })
+  .meta({ id: 'PurposeStats' });
 
 const usageAnswer = z
   .object({
@@ -118,6 +150,31 @@ export const statsRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async (app, { po
   );
 
   app.get(
+    '/api/stats/purposes',
+    {
+      schema: {
+        tags: ['stats'],
+        summary: 'Acceptance per purpose and the split Accept All / Reject All / Customized',
+        description: "Over one of the viewer's websites or all of them. Another owner's website answers 404, as if it did not exist.",
+        querystring: purposesQuery,
+        response: { 200: purposesAnswer, ...errorsFor(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      const inScope = await scopeIds(request);
+      const { websiteId, days } = request.query;
+      if (websiteId !== undefined && !inScope.includes(websiteId)) throw new WebsiteNotFoundError();
+      const range = days === undefined ? null : lastDays(days);
+      const summary = await getPurposeSummary(pool, {
+        websiteIds: websiteId === undefined ? inScope : [websiteId],
+        fromDay: range?.[0] ?? null,
+        toDay: range?.at(-1) ?? null,
+      });
+      return { ...summary, purposes: [...summary.purposes] };
+    },
+  );
+
+  app.get(
     '/api/consents',
     {
       schema: {
@@ -127,7 +184,12 @@ export const statsRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async (app, { po
         response: { 200: z.array(consentRecordAnswer), ...errorsFor(400, 401) },
       },
     },
-    async (request) => listConsentRecords(pool, { websiteIds: await scopeIds(request), limit: request.query.limit }),
+    async (request) =>
+      (await listConsentRecords(pool, { websiteIds: await scopeIds(request), limit: request.query.limit })).map((record) => ({
+        ...record,
+        offeredPurposes: [...record.offeredPurposes],
+        grantedPurposes: [...record.grantedPurposes],
+      })),
   );
 
   app.get(

@@ -119,6 +119,11 @@ describe('GET /api/consents', () => {
         city: 'Berlin',
         email: null,
         ipAddress: '203.0.113.7',
+        offeredPurposes: ['preferences', 'analytics', 'marketing'],
+        grantedPurposes: record.consentChoice === 'accepted' ? ['preferences', 'analytics', 'marketing'] : [],
+        method: record.consentChoice === 'accepted' ? 'accept_all' : 'reject_all',
+        rule: 'opt_in',
+        region: 'EU',
       });
     }
   });
@@ -211,5 +216,56 @@ describe('the subscription plans', () => {
     await Promise.all([seedSubscriptionPlans(db.pool), seedSubscriptionPlans(db.pool)]);
     const { rows } = await db.pool.query("SELECT count(*)::int AS n FROM events WHERE type = 'SubscriptionPlanPublished'");
     expect(rows[0].n).toBe(4);
+  });
+});
+
+describe('purposes', () => {
+  const none = { preferences: false, analytics: false, marketing: false, identification: false };
+  let partial: { id: string };
+
+  beforeAll(async () => {
+    partial = await addWebsiteAs(owner, 'Partial shop', 'partial.example.com');
+    await recordConsents(db.pool, [
+      { websiteId: partial.id, choice: 'accepted', receivedAt: daysAgo(1), purposes: { ...none, analytics: true } },
+      { websiteId: partial.id, choice: 'accepted', receivedAt: daysAgo(1), purposes: { ...none, analytics: true, marketing: true } },
+      { websiteId: partial.id, choice: 'accepted', receivedAt: daysAgo(1) },
+      { websiteId: partial.id, choice: 'declined', receivedAt: daysAgo(50) },
+    ]);
+  });
+
+  it('GET /api/stats/purposes answers acceptance per purpose and the split by method for one website', async () => {
+    const response = await owner.request({ method: 'GET', url: `/api/stats/purposes?websiteId=${partial.id}` });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      choices: 4,
+      byMethod: { accept_all: 1, reject_all: 1, custom: 2, gpc: 0, jurisdiction_default: 0 },
+      purposes: [
+        { purpose: 'preferences', offered: 4, granted: 1, acceptanceRate: 25 },
+        { purpose: 'analytics', offered: 4, granted: 3, acceptanceRate: 75 },
+        { purpose: 'marketing', offered: 4, granted: 2, acceptanceRate: 50 },
+        { purpose: 'identification', offered: 0, granted: 0, acceptanceRate: null },
+      ],
+    });
+  });
+
+  it('counts only the last `days` days when asked, and every website of the owner without websiteId', async () => {
+    const recent = (await owner.request({ method: 'GET', url: `/api/stats/purposes?websiteId=${partial.id}&days=7` })).json();
+    expect([recent.choices, recent.byMethod.reject_all]).toEqual([3, 0]);
+    const all = (await owner.request({ method: 'GET', url: '/api/stats/purposes' })).json();
+    expect(all.choices).toBe(10);
+  });
+
+  it('answers 404 for another owner’s website and 400 for a malformed one', async () => {
+    const stranger = await registerOwner(api.app);
+    expect((await stranger.request({ method: 'GET', url: `/api/stats/purposes?websiteId=${partial.id}` })).statusCode).toBe(404);
+    expect((await owner.request({ method: 'GET', url: '/api/stats/purposes?websiteId=nope' })).statusCode).toBe(400);
+    expect((await admin.request({ method: 'GET', url: `/api/stats/purposes?websiteId=${partial.id}` })).json().choices).toBe(4);
+  });
+
+  it('GET /api/consents names the purposes of a partial consent', async () => {
+    const records = (await owner.request({ method: 'GET', url: '/api/consents?limit=1000' })).json() as Array<Record<string, unknown>>;
+    const custom = records.filter((record) => record.websiteId === partial.id && record.method === 'custom');
+    expect(custom.map((record) => record.grantedPurposes).sort()).toEqual([['analytics'], ['analytics', 'marketing']]);
+    expect(custom.every((record) => record.consentChoice === 'accepted')).toBe(true);
   });
 });

@@ -4,7 +4,8 @@
 import { Writable } from 'node:stream';
 import { createGroupCommitAppender, readStream, withTransaction, type Db } from '@consentry/infra';
 import { consentAppendRequest } from '@consentry/infra/testing';
-import { consentRecordsProjection, consentStatsProjection, websiteActivityProjection } from '@consentry/projections';
+import { consentPurposesProjection, consentRecordsProjection, consentStatsProjection, websiteActivityProjection } from '@consentry/projections';
+import type { GrantedPurposes } from '@consentry/events';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type InjectOptions, type LightMyRequestResponse } from 'fastify';
 import pino from 'pino';
 import { apiPlugin, sessionCookieName, type ApiOptions } from '../app';
@@ -129,7 +130,7 @@ export async function addWebsiteAs(client: Client, name: string, domain = 'shop.
  */
 export async function recordConsents(
   pool: Db,
-  consents: ReadonlyArray<{ websiteId: string; choice: 'accepted' | 'declined'; receivedAt?: string }>,
+  consents: ReadonlyArray<{ websiteId: string; choice: 'accepted' | 'declined'; receivedAt?: string; purposes?: GrantedPurposes }>,
 ): Promise<void> {
   const appender = createGroupCommitAppender(pool);
   const requests = consents.map((consent) => consentAppendRequest(consent));
@@ -140,7 +141,7 @@ export async function recordConsents(
   }
   const events = (await Promise.all(requests.map((request) => readStream(pool, request.streamId)))).flat();
   await withTransaction(pool, async (tx) => {
-    for (const projection of [consentStatsProjection, consentRecordsProjection, websiteActivityProjection]) {
+    for (const projection of [consentStatsProjection, consentRecordsProjection, consentPurposesProjection, websiteActivityProjection]) {
       await projection.apply(
         events.filter((event) => projection.canHandle.includes(event.type)),
         tx,

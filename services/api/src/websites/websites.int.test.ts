@@ -180,7 +180,7 @@ describe('when an admin looks at websites', () => {
 });
 
 describe("when an owner changes a website's settings", () => {
-  it('starts from the defaults: 24 months, truncated IP addresses, banner at the bottom in light', async () => {
+  it('starts from the defaults: 24 months, truncated IP addresses, banner at the bottom in light, three purposes for 12 months', async () => {
     const owner = await registerOwner(api.app);
     const website = await addWebsiteAs(owner, 'Shop');
     const response = await owner.request({ method: 'GET', url: `/api/websites/${website.id}/settings` });
@@ -192,7 +192,34 @@ describe("when an owner changes a website's settings", () => {
       bannerTheme: 'light',
       policyVersion: expect.any(String),
       privacyPolicyUrl: null,
+      purposes: ['preferences', 'analytics', 'marketing'],
+      services: [],
+      consentLifetimeMonths: 12,
     });
+  });
+
+  it('sets the purposes the banner asks for, the services under them and the consent lifetime', async () => {
+    const owner = await registerOwner(api.app);
+    const website = await addWebsiteAs(owner, 'Shop');
+    const services = [{ purpose: 'analytics', name: 'Matomo', description: 'Counts visits', cookies: ['_pk_id', '_pk_ses'] }];
+    const change = { purposes: ['analytics', 'identification'], services, consentLifetimeMonths: 6 };
+    const response = await owner.request({ method: 'PATCH', url: `/api/websites/${website.id}/settings`, payload: change });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject(change);
+    const reread = await owner.request({ method: 'GET', url: `/api/websites/${website.id}/settings` });
+    expect(reread.json()).toMatchObject(change);
+  });
+
+  it.each([
+    [{ purposes: [] }, 'Choose at least one purpose to ask for'],
+    [{ purposes: ['marketing', 'analytics'] }, 'Expected each purpose once, in the order preferences, analytics, marketing, identification'],
+    [{ consentLifetimeMonths: 36 }, 'Too big: expected number to be <=24'],
+  ])('refuses %j with a clear message', async (change, message) => {
+    const owner = await registerOwner(api.app);
+    const website = await addWebsiteAs(owner, 'Shop');
+    const response = await owner.request({ method: 'PATCH', url: `/api/websites/${website.id}/settings`, payload: change });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.message).toContain(message);
   });
 
   it('changes only what was sent, records one event, and ingest reads the new value', async () => {

@@ -20,7 +20,7 @@ import {
   type EventRow,
   type SealSigner,
 } from '@consentry/infra';
-import { asyncProjections, checkpointNameOf, foldConsentDimensions, type Website } from '@consentry/projections';
+import { asyncProjections, checkpointNameOf, foldConsentDimensions, foldConsentPurposes, type Website } from '@consentry/projections';
 import { lockReadersPast, ReadersBehindError } from './log-readers';
 
 /** Visitor data a purge removes; owner-side events (websites, users, branding…) are not personal data of visitors. */
@@ -175,6 +175,7 @@ async function purgeBatch(
       positions: runsOf(removed.map((event) => event.position)),
       removedEvents: removed.length,
       consents: counts.choices.map(({ day, deviceClass, source, accepted, declined }) => ({ day, deviceClass, source, accepted, declined })) as EventsPurgedData['consents'],
+      purposes: foldConsentPurposes(removed),
       impressions: counts.impressions.map(({ day, position, theme, deviceClass, impressions }) => ({ day, position, theme, deviceClass, impressions })) as EventsPurgedData['impressions'],
       purgedAt: new Date().toISOString(),
     };

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { consentEventTypes, consentStreamId, erasableFields, type SubjectErasedData } from '@consentry/events';
 import {
   appendInTransaction,
+  atCurrentVersion,
   eventDigest,
   sealAll,
   sealedEventColumns,
@@ -132,7 +133,7 @@ export async function eraseSubject(pool: Db, signer: SealSigner, website: Websit
 
 /** The store's view of a sealed event (the readers and projection hooks take StoredEvent). */
 function asStoredEvent(event: SealedEvent): StoredEvent {
-  return {
+  return atCurrentVersion({
     eventId: event.eventId,
     streamId: event.streamId,
     streamVersion: event.streamVersion,
@@ -143,5 +144,5 @@ function asStoredEvent(event: SealedEvent): StoredEvent {
     transactionId: Number(event.transactionId),
     position: event.position,
     recordedAt: event.recordedAt,
-  } as StoredEvent;
+  } as StoredEvent);
 }
