@@ -1,10 +1,11 @@
 // The size budget CI enforces on dist/widget.js: every visitor of every customer site downloads it, so
-// it must stay small. Fails above 6 KB gzipped; warns above the 5 KB goal. Run after `build`.
+// it must stay small (with the preference centre, about half of vanilla-cookieconsent's 15.5 KB). Fails
+// above 8 KB gzipped; warns above the 7.5 KB goal. Run after `build`.
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 
-export const LIMIT_BYTES = 6144;
-export const GOAL_BYTES = 5120;
+export const LIMIT_BYTES = 8192;
+export const GOAL_BYTES = 7680;
 
 const file = new URL('../dist/widget.js', import.meta.url);
 let code: Buffer;

@@ -1,21 +1,26 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { computePalette, createBanner, type BannerContent } from './banner';
-import type { Choice } from './choice';
+import { computePalette, createBanner, fillText, type BannerHandlers, type BannerLayout } from './banner';
+import { parseConfig, type WidgetConfig } from './config';
 import { contrastRatio } from './contrast';
+import { CONFIG } from './page.test-helper';
+import type { Granted } from './purposes';
 
-const CONTENT: BannerContent = {
-  companyName: 'Acme <b>Bakery</b>',
-  logoUrl: null,
-  privacyPolicyUrl: null,
-  primaryColor: '#2563eb',
-  position: 'bottom',
-  theme: 'light',
-};
+const LAYOUT: BannerLayout = { position: 'bottom', theme: 'light' };
+const content = (overrides: Record<string, unknown> = {}): WidgetConfig =>
+  parseConfig({ ...CONFIG, companyName: 'Acme <b>Bakery</b>', logoUrl: null, privacyPolicyUrl: null, ...overrides }) as WidgetConfig;
 
 /** The banner as the widget puts it on the page once the config arrived. */
-function mountBanner(onChoice: (choice: Choice) => void = () => {}) {
-  const ui = createBanner(document, CONTENT, onChoice, () => false);
-  ui.mount(CONTENT);
+function mountBanner(handlers: Partial<BannerHandlers> = {}, config = content()) {
+  let current: Granted | null = null;
+  const ui = createBanner(document, LAYOUT, {
+    choose: (purposes) => {
+      current = purposes;
+    },
+    optOut: () => {},
+    current: () => current,
+    ...handlers,
+  });
+  ui.mount(config);
   return ui;
 }
 
@@ -60,12 +65,20 @@ describe('computePalette', () => {
   });
 });
 
+describe('fillText', () => {
+  it('fills {company} and {purpose} as plain text', () => {
+    expect(fillText('{company} uses cookies', 'A & <b>')).toBe('A & <b> uses cookies');
+    expect(fillText('Allow {purpose} ({purpose})', 'x', 'Analytics')).toBe('Allow Analytics (Analytics)');
+    expect(fillText(undefined, 'x')).toBe('');
+  });
+});
+
 describe('createBanner', () => {
-  it('stays off the page until mounted with the branding', () => {
-    const ui = createBanner(document, CONTENT, () => {}, () => false);
+  it('stays off the page until mounted with the config', () => {
+    const ui = createBanner(document, LAYOUT, { choose: () => {}, optOut: () => {}, current: () => null });
     expect(document.querySelector('consentry-widget')).toBeNull();
     expect(ui.root.querySelector('h2')?.textContent).toBe('');
-    ui.mount(CONTENT);
+    ui.mount(content());
     expect(document.body.firstElementChild).toBe(ui.host);
     expect(ui.root.querySelector('[role="dialog"]')?.hasAttribute('hidden')).toBe(true);
   });
@@ -84,25 +97,45 @@ describe('createBanner', () => {
   });
 
   it('puts owner text in as text, never as markup', () => {
-    const ui = mountBanner();
+    const ui = mountBanner({}, content({ texts: { ...CONFIG.texts, notice: '<img src=x onerror=alert(1)>' } }));
     expect(ui.root.querySelector('h2')?.textContent).toBe('Acme <b>Bakery</b> uses cookies');
-    expect(ui.root.querySelector('b')).toBeNull();
+    expect(ui.root.querySelector('h2 b')).toBeNull();
+    expect(ui.root.querySelector('img')).toBeNull();
+    expect(ui.root.querySelector('#d')?.textContent).toContain('<img src=x onerror=alert(1)>');
   });
 
-  it('starts hidden and reports the clicked choice after closing', () => {
-    const onChoice = vi.fn();
-    const ui = mountBanner(onChoice);
+  it('starts hidden and reports the clicked choice with its method after closing', () => {
+    const choose = vi.fn();
+    const ui = mountBanner({ choose });
     const banner = ui.root.querySelector('[role="dialog"]') as HTMLElement;
     const fab = ui.root.querySelector('.f') as HTMLButtonElement;
     expect(banner.hidden).toBe(true);
     expect(fab.hidden).toBe(true);
     ui.open(false);
     expect(banner.hidden).toBe(false);
-    (ui.root.querySelectorAll('.c')[1] as HTMLButtonElement).click();
-    expect(onChoice).toHaveBeenCalledWith('accepted');
+    const [, reject, accept] = Array.from(banner.querySelectorAll('button'));
+    accept?.click();
+    expect(choose).toHaveBeenLastCalledWith({ preferences: true, analytics: true, marketing: true, identification: false }, 'accept_all');
     expect(banner.hidden).toBe(true);
     expect(fab.hidden).toBe(false);
     expect(fab.getAttribute('aria-expanded')).toBe('false');
+    ui.open(false);
+    reject?.click();
+    expect(choose).toHaveBeenLastCalledWith({ preferences: false, analytics: false, marketing: false, identification: false }, 'reject_all');
+  });
+
+  it('gives Reject All and Accept All the same class on both layers (the dark-pattern guard)', () => {
+    const ui = mountBanner();
+    for (const layer of Array.from(ui.root.querySelectorAll('[role="dialog"]'))) {
+      const buttons = Array.from(layer.querySelectorAll('button'));
+      const reject = buttons.find((b) => b.textContent === 'Reject All') as HTMLButtonElement;
+      const accept = buttons.find((b) => b.textContent === 'Accept All') as HTMLButtonElement;
+      expect(reject.className).toBe('c');
+      expect(accept.className).toBe(reject.className);
+      expect(accept.getAttribute('style')).toBe(reject.getAttribute('style'));
+      // Reject All never comes after Accept All.
+      expect(buttons.indexOf(reject)).toBeLessThan(buttons.indexOf(accept));
+    }
   });
 
   it('gives the settings button an accessible name and a hidden icon', () => {
@@ -111,5 +144,12 @@ describe('createBanner', () => {
     expect(fab.getAttribute('aria-label')).toBe('Cookie settings');
     expect(fab.type).toBe('button');
     expect(fab.querySelector('svg')?.getAttribute('aria-hidden')).toBe('true');
+  });
+
+  it('sets the language and direction of the texts', () => {
+    const ui = mountBanner({}, content({ language: 'ar', dir: 'rtl' }));
+    const wrap = ui.root.querySelector('.w') as HTMLElement;
+    expect(wrap.getAttribute('lang')).toBe('ar');
+    expect(wrap.getAttribute('dir')).toBe('rtl');
   });
 });

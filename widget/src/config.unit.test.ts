@@ -1,39 +1,75 @@
 import { describe, expect, it } from 'vitest';
-import { parseConfig, safeUrl } from './config';
+import { LANGUAGES, parseConfig, pickLanguage, safeUrl } from './config';
+
+const TEXTS = { title: '{company} uses cookies', acceptAll: 'Accept All' };
+const RAW = {
+  websiteId: '6f1d0c2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f',
+  companyName: 'Acme',
+  logoUrl: 'data:image/png;base64,iVBORw0KGgo=',
+  primaryColor: '#2563EB',
+  privacyPolicyUrl: 'https://example.com/privacy',
+  policyVersion: '1',
+  position: 'bottom',
+  theme: 'light',
+  purposes: ['marketing', 'analytics'],
+  services: [{ purpose: 'analytics', name: 'Plausible', description: 'Counts', cookies: ['a', 7, ''] }],
+  consentLifetimeMonths: 6,
+  domain: 'Example.com',
+  language: 'de',
+  dir: 'ltr',
+  texts: TEXTS,
+  textsHash: 'c'.repeat(64),
+  regional: true,
+};
 
 describe('parseConfig', () => {
-  it('takes the documented answer as is', () => {
-    expect(
-      parseConfig({
-        websiteId: '6f1d0c2e-8a4b-4c3d-9e5f-1a2b3c4d5e6f',
-        companyName: 'Acme',
-        logoUrl: 'data:image/png;base64,iVBORw0KGgo=',
-        primaryColor: '#2563EB',
-        privacyPolicyUrl: 'https://example.com/privacy',
-        policyVersion: '1',
-        language: 'en',
-      }),
-    ).toEqual({
+  it('takes the documented answer, purposes in canonical order', () => {
+    expect(parseConfig(RAW)).toEqual({
       companyName: 'Acme',
       logoUrl: 'data:image/png;base64,iVBORw0KGgo=',
       primaryColor: '#2563eb',
       privacyPolicyUrl: 'https://example.com/privacy',
       policyVersion: '1',
+      purposes: ['analytics', 'marketing'],
+      services: [{ purpose: 'analytics', name: 'Plausible', description: 'Counts', cookies: ['a'] }],
+      consentLifetimeMonths: 6,
+      domain: 'example.com',
+      texts: TEXTS,
+      language: 'de',
+      dir: 'ltr',
+      textsHash: 'c'.repeat(64),
+      regional: true,
     });
   });
 
   it('fills the documented nulls and defaults', () => {
-    expect(parseConfig({ companyName: 'Acme', logoUrl: null, primaryColor: null, privacyPolicyUrl: null, policyVersion: '2' })).toEqual({
-      companyName: 'Acme',
-      logoUrl: null,
-      primaryColor: '#2563eb',
-      privacyPolicyUrl: null,
-      policyVersion: '2',
-    });
+    const parsed = parseConfig({ ...RAW, logoUrl: null, primaryColor: null, privacyPolicyUrl: null, consentLifetimeMonths: 99, domain: '', dir: 'sideways', textsHash: 'x', regional: 'yes' });
+    expect(parsed).toMatchObject({ logoUrl: null, primaryColor: '#2563eb', privacyPolicyUrl: null, consentLifetimeMonths: 12, domain: 'shop.example.com', dir: 'ltr', textsHash: null, regional: false });
   });
 
-  it('is unusable without a policy version', () => {
-    for (const raw of [null, 'x', [], {}, { policyVersion: '' }, { policyVersion: 3 }]) expect(parseConfig(raw)).toBeNull();
+  it('drops services under unknown purposes or without a name', () => {
+    const parsed = parseConfig({ ...RAW, services: [{ purpose: 'necessary', name: 'x' }, { purpose: 'analytics', name: '' }, 'junk'] });
+    expect(parsed?.services).toEqual([]);
+  });
+
+  it('is unusable without a policy version, purposes or texts', () => {
+    for (const raw of [null, 'x', [], {}, { ...RAW, policyVersion: '' }, { ...RAW, policyVersion: 3 }, { ...RAW, purposes: [] }, { ...RAW, purposes: ['necessary'] }, { ...RAW, texts: {} }]) {
+      expect(parseConfig(raw)).toBeNull();
+    }
+  });
+});
+
+describe('pickLanguage', () => {
+  it('takes the first supported primary language of the visitor', () => {
+    expect(pickLanguage(['de-AT', 'en'])).toBe('de');
+    expect(pickLanguage(['zz', 'PT-br'])).toBe('pt');
+    expect(pickLanguage(['ar-EG'])).toBe('ar');
+    expect(pickLanguage(['zz', 'ja'])).toBe('');
+    expect(pickLanguage([])).toBe('');
+  });
+
+  it('knows the 24 official EU languages and Arabic', () => {
+    expect(LANGUAGES).toHaveLength(25);
   });
 });
 

@@ -1,5 +1,9 @@
-// Google Consent Mode v2: pages that run Google tags get `consent default` (everything denied) as soon
-// as widget.js runs, and `consent update` when the visitor decides, so those tags follow the choice.
+// Google Consent Mode v2: pages that run Google tags get `consent default` (everything optional denied)
+// as soon as widget.js runs, and `consent update` when the visitor decides, each signal following its
+// purpose: analytics → analytics_storage; marketing → ad_storage, ad_user_data, ad_personalization;
+// preferences → functionality_storage, personalization_storage; security_storage is always granted.
+
+import type { Granted } from './purposes';
 
 export type ConsentCommand = 'default' | 'update';
 
@@ -8,6 +12,9 @@ export interface ConsentModeParams {
   analytics_storage: string;
   ad_user_data: string;
   ad_personalization: string;
+  functionality_storage: string;
+  personalization_storage: string;
+  security_storage: string;
 }
 
 export interface ConsentModeWindow {
@@ -15,9 +22,20 @@ export interface ConsentModeWindow {
   dataLayer?: unknown;
 }
 
-export function consentModeParams(granted: boolean): ConsentModeParams {
-  const state = granted ? 'granted' : 'denied';
-  return { ad_storage: state, analytics_storage: state, ad_user_data: state, ad_personalization: state };
+/** The signals for a choice; null (no choice yet) denies every optional one. */
+export function consentModeParams(granted: Granted | null): ConsentModeParams {
+  const s = (on: boolean | undefined): string => (on ? 'granted' : 'denied');
+  const ads = s(granted?.marketing);
+  const prefs = s(granted?.preferences);
+  return {
+    ad_storage: ads,
+    analytics_storage: s(granted?.analytics),
+    ad_user_data: ads,
+    ad_personalization: ads,
+    functionality_storage: prefs,
+    personalization_storage: prefs,
+    security_storage: 'granted',
+  };
 }
 
 /**
@@ -25,7 +43,7 @@ export function consentModeParams(granted: boolean): ConsentModeParams {
  * `dataLayer` as gtag itself would — gtag.js only reads commands pushed as an `arguments` object, an
  * array is taken for an event. Pages with neither get nothing (false).
  */
-export function sendConsentMode(win: ConsentModeWindow, command: ConsentCommand, granted: boolean): boolean {
+export function sendConsentMode(win: ConsentModeWindow, command: ConsentCommand, granted: Granted | null): boolean {
   const params = consentModeParams(granted);
   if (typeof win.gtag === 'function') {
     (win.gtag as (...args: unknown[]) => void)('consent', command, params);

@@ -3,6 +3,8 @@
 // widget installs listeners on document and window that a shared page would carry into the next test.
 import { Window as HappyWindow } from 'happy-dom';
 import { vi } from 'vitest';
+// The server's own English texts, so the widget is tested with what the config really carries.
+import { englishTexts } from '../../events/src/banner-texts/texts';
 
 export const HOST = 'https://consent.example.net';
 export const EMBED_CODE = 'emb_12345678';
@@ -15,8 +17,26 @@ export const CONFIG = {
   primaryColor: '#2563eb',
   privacyPolicyUrl: 'https://shop.example.com/privacy',
   policyVersion: '3',
+  purposes: ['preferences', 'analytics', 'marketing'],
+  services: [
+    { purpose: 'analytics', name: 'Plausible', description: 'Visit counts', cookies: [] },
+    { purpose: 'marketing', name: 'Google Ads', description: 'Ad measurement', cookies: ['_gcl_au', 'IDE'] },
+  ],
+  consentLifetimeMonths: 12,
+  domain: 'example.com',
+  texts: englishTexts,
   language: 'en',
+  dir: 'ltr',
+  textsHash: 'a'.repeat(64),
+  regional: false,
 };
+
+/** The analytics script, blocked until analytics is granted. */
+export const BLOCKED = '<script type="text/plain" data-consentry-category="analytics" id="analytics">window.__analytics = true;</script>';
+/** A marketing script and a marketing embed, blocked until marketing is granted. */
+export const BLOCKED_MARKETING =
+  '<script type="text/plain" data-consentry-category="marketing" id="ads">window.__ads = true;</script>' +
+  '<embed id="video" data-consentry-category="marketing" data-consentry-src="https://video.example.net/embed/1">';
 
 export interface SentRequest {
   method: string;
@@ -33,6 +53,8 @@ export interface TestPage {
   /** The status answered to collect requests (config is answered separately). */
   collectStatus: number;
   configResponse: () => Response | Promise<Response>;
+  /** The answer to the per-visitor rule request (only made for a `regional` config). */
+  ruleResponse: () => Response | Promise<Response>;
   /** POSTs to `{host}/api/collect/<path>`, bodies parsed. */
   collected(path: string): Record<string, unknown>[];
 }
@@ -51,6 +73,8 @@ export function openPage(
     storageFrom?: TestPage;
     gpc?: boolean;
     config?: Record<string, unknown>;
+    languages?: string[];
+    cookie?: string;
   } = {},
 ): TestPage {
   const happy = new HappyWindow({
@@ -70,6 +94,8 @@ export function openPage(
       win.localStorage.setItem(key, from.getItem(key) as string);
     }
   }
+  if (options.languages) Object.defineProperty(win.navigator, 'languages', { value: options.languages, configurable: true });
+  if (options.cookie) doc.cookie = options.cookie;
   if (options.gpc) Object.defineProperty(win.navigator, 'globalPrivacyControl', { value: true, configurable: true });
 
   const page: TestPage = {
@@ -79,6 +105,7 @@ export function openPage(
     beacons: [],
     collectStatus: 201,
     configResponse: () => Response.json(options.config ?? CONFIG),
+    ruleResponse: () => Response.json({ region: 'EU', rule: 'opt_in' }),
     collected: (path) =>
       page.requests
         .filter((r) => r.method === 'POST' && r.url === `${HOST}/api/collect/${path}`)
@@ -89,6 +116,7 @@ export function openPage(
     const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as Record<string, unknown>) : undefined;
     page.requests.push({ method, url: input, init, body });
     if (input.startsWith(`${HOST}/api/widget/config/`)) return page.configResponse();
+    if (input.startsWith(`${HOST}/api/widget/rule/`)) return page.ruleResponse();
     return new Response('{}', { status: page.collectStatus });
   });
   Object.defineProperty(win.navigator, 'sendBeacon', {
@@ -116,14 +144,34 @@ export function widgetRoot(page: TestPage): ShadowRoot {
   return host.shadowRoot;
 }
 
+/** The first layer. */
 export function dialog(page: TestPage): HTMLElement {
   return widgetRoot(page).querySelector('[role="dialog"]') as HTMLElement;
 }
 
-export function button(page: TestPage, label: 'Decline' | 'Accept All'): HTMLButtonElement {
-  const b = Array.from(widgetRoot(page).querySelectorAll('button')).find((x) => x.textContent === label);
+/** The preference centre (a modal dialog). */
+export function centre(page: TestPage): HTMLElement {
+  return widgetRoot(page).querySelector('[aria-modal="true"]') as HTMLElement;
+}
+
+/** Whether `el` is shown (neither it nor an ancestor in the widget is hidden). */
+export function isShown(el: Element): boolean {
+  for (let e: Element | null = el; e; e = e.parentElement) if ((e as HTMLElement).hidden) return false;
+  return true;
+}
+
+export type Label = 'Customize' | 'Reject All' | 'Accept All' | 'Save choices' | 'Close';
+
+/** The shown button labelled `label` (first layer and centre both have Reject All and Accept All). */
+export function button(page: TestPage, label: Label): HTMLButtonElement {
+  const b = Array.from(widgetRoot(page).querySelectorAll('button')).find((x) => x.textContent === label && isShown(x));
   if (!b) throw new Error(`no ${label} button`);
   return b;
+}
+
+/** The switch of `purpose` in the preference centre. */
+export function purposeSwitch(page: TestPage, purpose: string): HTMLInputElement {
+  return widgetRoot(page).getElementById('s' + purpose) as HTMLInputElement;
 }
 
 export function settingsButton(page: TestPage): HTMLButtonElement {

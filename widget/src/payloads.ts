@@ -1,8 +1,9 @@
 // The request bodies of docs/ingest-protocol.md, one builder per endpoint, with the protocol's length
 // limits applied here so the server never has to refuse a visitor's consent for an over-long URL.
 
-import type { Choice, Source } from './choice';
+import type { Source } from './choice';
 import { createUuid } from './ids';
+import type { Granted, Method, Purpose } from './purposes';
 import type { Position, Theme } from './snippet';
 
 /** Path segments under `{host}/api/collect/`. */
@@ -29,12 +30,24 @@ export interface ConsentEvent {
   embedCode: string;
   eventId: string;
   visitorId: string;
-  choice: Choice;
+  offered: Purpose[];
+  purposes: Granted;
+  method: Method;
   source: Source;
   policyVersion: string;
   pageUrl: string;
   language: string;
+  /** The language the banner's texts were in, and the server's hash of those texts. */
+  shownLanguage: string;
+  textsHash: string | null;
   occurredAt: string;
+}
+
+/** What the choice was made on: the banner's terms and texts. */
+export interface Shown {
+  policyVersion: string;
+  language: string;
+  textsHash: string | null;
 }
 export interface ImpressionEvent {
   embedCode: string;
@@ -72,19 +85,23 @@ const clip = (value: string, max: number): string => value.slice(0, max);
 export function buildConsentEvent(
   embedCode: string,
   visitorId: string,
-  choice: Choice,
+  choice: { offered: Purpose[]; purposes: Granted; method: Method },
   source: Source,
-  policyVersion: string,
+  shown: Shown,
 ): ConsentEvent {
   return {
     embedCode,
     eventId: createUuid(),
     visitorId,
-    choice,
+    offered: choice.offered,
+    purposes: choice.purposes,
+    method: choice.method,
     source,
-    policyVersion,
+    policyVersion: shown.policyVersion,
     pageUrl: clip(location.href, MAX_URL),
     language: clip(navigator.language || '', MAX_LANGUAGE),
+    shownLanguage: shown.language,
+    textsHash: shown.textsHash,
     occurredAt: new Date().toISOString(),
   };
 }

@@ -13,8 +13,12 @@ import {
   PAGEVIEW,
 } from './payloads';
 import { protocolEnum, protocolFields, protocolStatus } from './protocol.test-helper';
+import { grant, type Purpose } from './purposes';
 
 const VISITOR = '5a1c2b3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
+const OFFERED: Purpose[] = ['analytics', 'marketing'];
+const ANALYTICS_ONLY = { offered: OFFERED, purposes: grant(OFFERED, (p) => p === 'analytics'), method: 'custom' as const };
+const SHOWN = { policyVersion: '3', language: 'de', textsHash: 'b'.repeat(64) };
 const PAGEVIEW_ID = '0b1c2d3e-4f5a-4b6c-9d7e-8f9a0b1c2d3e';
 
 beforeEach(() => {
@@ -40,37 +44,42 @@ describe('the protocol page', () => {
 describe('buildConsentEvent', () => {
   it('has exactly the fields of POST /api/collect/consent', () => {
     vi.spyOn(navigator, 'language', 'get').mockReturnValue('de-DE');
-    const body = buildConsentEvent('emb_12345678', VISITOR, 'accepted', 'banner', '3');
+    const body = buildConsentEvent('emb_12345678', VISITOR, ANALYTICS_ONLY, 'banner', SHOWN);
     expect(Object.keys(body)).toEqual(protocolFields(CONSENT));
     expect(body).toEqual({
       embedCode: 'emb_12345678',
       eventId: expect.stringMatching(UUID_PATTERN),
       visitorId: VISITOR,
-      choice: 'accepted',
+      offered: ['analytics', 'marketing'],
+      purposes: { preferences: false, analytics: true, marketing: false, identification: false },
+      method: 'custom',
       source: 'banner',
       policyVersion: '3',
       pageUrl: 'https://shop.example.com/menu?table=4#drinks',
       language: 'de-DE',
+      shownLanguage: 'de',
+      textsHash: 'b'.repeat(64),
       occurredAt: '2025-06-01T12:34:56.789Z',
     });
   });
 
-  it('uses only the choices and sources the protocol names', () => {
-    expect(protocolEnum(CONSENT, 'choice')).toEqual(['accepted', 'declined']);
-    expect(protocolEnum(CONSENT, 'source')).toEqual(['banner', 'gpc', 'reopened']);
-    expect(buildConsentEvent('emb_12345678', VISITOR, 'declined', 'gpc', '1')).toMatchObject({ choice: 'declined', source: 'gpc' });
+  it('uses only the methods and sources the protocol names', () => {
+    expect(protocolEnum(CONSENT, 'method')).toEqual(['accept_all', 'reject_all', 'custom', 'gpc', 'jurisdiction_default']);
+    expect(protocolEnum(CONSENT, 'source')).toEqual(['banner', 'gpc', 'reopened', 'placeholder', 'api', 'opt_out_link', 'jurisdiction']);
+    const declined = { offered: OFFERED, purposes: grant(OFFERED, false), method: 'gpc' as const };
+    expect(buildConsentEvent('emb_12345678', VISITOR, declined, 'gpc', SHOWN)).toMatchObject({ method: 'gpc', source: 'gpc' });
   });
 
   it('mints a new eventId per event', () => {
-    const a = buildConsentEvent('emb_12345678', VISITOR, 'accepted', 'banner', '1');
-    const b = buildConsentEvent('emb_12345678', VISITOR, 'accepted', 'banner', '1');
+    const a = buildConsentEvent('emb_12345678', VISITOR, ANALYTICS_ONLY, 'banner', SHOWN);
+    const b = buildConsentEvent('emb_12345678', VISITOR, ANALYTICS_ONLY, 'banner', SHOWN);
     expect(a.eventId).not.toBe(b.eventId);
   });
 
   it('clips pageUrl to 2048 and language to 16 characters', () => {
     history.replaceState(null, '', '/search?q=' + 'x'.repeat(3000));
     vi.spyOn(navigator, 'language', 'get').mockReturnValue('x'.repeat(40));
-    const body = buildConsentEvent('emb_12345678', VISITOR, 'accepted', 'banner', '1');
+    const body = buildConsentEvent('emb_12345678', VISITOR, ANALYTICS_ONLY, 'banner', SHOWN);
     expect(body.pageUrl).toHaveLength(2048);
     expect(body.pageUrl.startsWith('https://shop.example.com/search?q=xxx')).toBe(true);
     expect(body.language).toHaveLength(16);

@@ -77,7 +77,7 @@ describe('before any choice', () => {
     visibility(page, 'hidden');
     await settle();
     expect(page.requests.map((r) => r.url)).toEqual([
-      `${HOST}/api/widget/config/${EMBED_CODE}`,
+      `${HOST}/api/widget/config/${EMBED_CODE}?lang=en`,
       `${HOST}/api/collect/impression`,
     ]);
     expect(page.beacons).toEqual([]);

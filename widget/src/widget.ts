@@ -1,34 +1,45 @@
 // Wires the widget together for one page: reads the snippet, applies Consent Mode defaults, fetches the
-// website's config, then either applies the remembered choice, records a GPC decline, or shows the
-// banner — and from then on records each choice once through the outbox and applies it to the page.
+// website's config (in the visitor's language) and the rule for the visitor's region, then applies the
+// remembered choice, records a GPC decline or the region's default, or shows the banner — and from then
+// on records each choice once through the outbox and applies it to the page, purpose by purpose.
 
 import { createBanner } from './banner';
 import {
-  ACCEPTED,
-  DECLINED,
   decideOnLoad,
   getVisitorId,
+  publicChoice,
   readStoredChoice,
   writeStoredChoice,
-  type Choice,
+  type Rule,
   type Source,
+  type StoredChoice,
 } from './choice';
-import { fetchConfig, type WidgetConfig } from './config';
+import { fetchConfig, fetchRule, pickLanguage, type WidgetConfig } from './config';
 import { sendConsentMode, type ConsentModeWindow } from './consent-mode';
 import { guard, listen } from './guard';
 import { createOutbox } from './outbox';
 import { buildConsentEvent, buildImpression, CONSENT, IMPRESSION } from './payloads';
+import { anyGranted, grant, type Granted, type Method, type Purpose } from './purposes';
 import { findWidgetScript, readSnippet } from './snippet';
 import { KEY_PREFIX } from './storage';
 import { createTracker } from './tracking';
-import { activateBlockedScripts } from './unblock';
+import { activateBlockedScripts, applyToEmbeds } from './unblock';
 
-/** `window.Consentry`, for the owner's own scripts. */
+/** Every purpose with its state; `necessary` is always true. */
+export type PublicChoice = Record<'necessary' | Purpose, boolean>;
+
+/** `window.Consentry`, for the owner's own scripts (documented in the README). */
 export interface ConsentryApi {
-  /** Shows the banner (a "Cookie settings" link in the owner's footer can call this). */
+  /** Opens the preference centre (a "Cookie settings" link in the owner's footer can call this). */
   open(): void;
-  /** The choice in force on this page, or null while there is none (or the config is still loading). */
-  getConsent(): Choice | null;
+  /** 'accepted' when any optional purpose is granted, 'declined' when none, null while undecided. */
+  getConsent(): 'accepted' | 'declined' | null;
+  /** Each purpose granted or not; null while undecided (or the config is still loading). */
+  getChoice(): PublicChoice | null;
+  /** Whether `purpose` may be used now (`necessary` always). */
+  allows(purpose: string): boolean;
+  /** Calls `listener` with the choice after every change; returns a function that unsubscribes. */
+  onChange(listener: (choice: PublicChoice) => void): () => void;
 }
 
 declare global {
@@ -39,7 +50,10 @@ declare global {
   }
 }
 
-/** Fired on window whenever the choice in force changes, with `detail.consent` ('accepted'|'declined'). */
+/**
+ * Fired on window whenever the choice in force changes; `detail.consent` ('accepted'|'declined', as
+ * widget 1 sent it) and `detail.purposes` (each purpose granted or not).
+ */
 export const CHANGE_EVENT = 'consentry:change';
 
 /**
@@ -52,7 +66,7 @@ export function startWidget(win: Window, script: Element | null): Promise<void> 
   // Included twice: the first copy owns the page.
   if (win.Consentry) return Promise.resolve();
   // Before anything else, so Google tags never run on an undecided visitor as if consent was given.
-  sendConsentMode(win as ConsentModeWindow, 'default', false);
+  sendConsentMode(win as ConsentModeWindow, 'default', null);
 
   const snippet = readSnippet(findWidgetScript(doc, script), doc.baseURI);
   if (!snippet) {
@@ -60,10 +74,11 @@ export function startWidget(win: Window, script: Element | null): Promise<void> 
     return Promise.resolve();
   }
   const { host, embedCode, position, theme } = snippet;
-  // The banner waits for this answer: ask for it before anything else, storage included.
-  const configReady = fetchConfig(host, embedCode);
+  // The banner waits for these answers: ask for them before anything else, storage included.
+  const configReady = fetchConfig(host, embedCode, pickLanguage(win.navigator.languages || [win.navigator.language]));
+  const ruleReady = configReady.then((c) => (c.regional ? fetchRule(host, embedCode) : ('opt_in' as Rule)));
   // Handled here too: should start-up fail before the end, a 404 must not reach the page's handlers.
-  configReady.catch(() => undefined);
+  ruleReady.catch(() => undefined);
 
   const outbox = createOutbox(host, KEY_PREFIX + 'queue:' + embedCode);
   // Whatever an earlier page could not deliver is sent at once, without waiting for the config.
@@ -77,27 +92,44 @@ export function startWidget(win: Window, script: Element | null): Promise<void> 
 
   /** Set once the banner is mounted with it. */
   let config: WidgetConfig | undefined;
-  let consent: Choice | null = null;
+  let current: StoredChoice | null = null;
   let openRequested = false;
+  const listeners: ((choice: PublicChoice) => void)[] = [];
 
-  const apply = (choice: Choice): void => {
-    consent = choice;
-    const accepted = choice === ACCEPTED;
-    sendConsentMode(win as ConsentModeWindow, 'update', accepted);
-    if (accepted) {
-      activateBlockedScripts(doc);
-      tracker.start();
-    } else {
-      tracker.stop();
-    }
-    win.dispatchEvent(new CustomEvent(CHANGE_EVENT, { detail: { consent: choice } }));
+  const apply = (choice: StoredChoice): void => {
+    current = choice;
+    const granted = choice.purposes;
+    sendConsentMode(win as ConsentModeWindow, 'update', granted);
+    activateBlockedScripts(doc, granted);
+    applyToEmbeds(doc, granted, ui.placeholder);
+    // Page views are analytics: counted only with that purpose.
+    if (granted.analytics) tracker.start();
+    else tracker.stop();
+    const purposes = publicChoice(choice);
+    win.dispatchEvent(
+      new CustomEvent(CHANGE_EVENT, { detail: { consent: anyGranted(granted) ? 'accepted' : 'declined', purposes } }),
+    );
+    for (const listener of listeners) guard(listener)(purposes);
   };
 
-  const record = (policy: WidgetConfig, choice: Choice, source: Source): void => {
-    const body = buildConsentEvent(embedCode, getVisitor(), choice, source, policy.policyVersion);
-    writeStoredChoice(embedCode, { choice, policyVersion: policy.policyVersion, decidedAt: body.occurredAt });
+  const record = (purposes: Granted, method: Method, source: Source): void => {
+    if (!config) return;
+    const terms = config;
+    const body = buildConsentEvent(embedCode, getVisitor(), { offered: terms.purposes, purposes, method }, source, {
+      policyVersion: terms.policyVersion,
+      language: terms.language,
+      textsHash: terms.textsHash,
+    });
+    const stored: StoredChoice = {
+      offered: terms.purposes,
+      purposes,
+      method,
+      policyVersion: terms.policyVersion,
+      decidedAt: body.occurredAt,
+    };
+    writeStoredChoice(embedCode, stored, terms);
     outbox.push(CONSENT, body, true);
-    apply(choice);
+    apply(stored);
   };
 
   // Built while the config is on its way; choices can only be made once it arrived and mounted it.
@@ -105,33 +137,55 @@ export function startWidget(win: Window, script: Element | null): Promise<void> 
   const ui = createBanner(
     doc,
     { position, theme },
-    (choice) => config && record(config, choice, consent ? 'reopened' : 'banner'),
-    () => consent != null,
+    {
+      choose: (purposes, method, fromPlaceholder) =>
+        record(purposes, method, fromPlaceholder ? 'placeholder' : current ? 'reopened' : 'banner'),
+      optOut: () => {
+        if (config) record(grant(config.purposes, false), 'reject_all', 'opt_out_link');
+        ui.showOptOut(true);
+      },
+      current: () => (current ? current.purposes : null),
+    },
   );
-
-  const init = (loaded: WidgetConfig): void => {
+  const init = (loaded: WidgetConfig, rule: Rule): void => {
     const gpc = (win.navigator as Navigator & { globalPrivacyControl?: unknown }).globalPrivacyControl === true;
-    const decision = decideOnLoad(readStoredChoice(embedCode), loaded.policyVersion, gpc);
+    const decision = decideOnLoad(readStoredChoice(embedCode), loaded, gpc, rule);
     ui.mount(loaded);
     config = loaded;
     if (decision === 'ask') {
+      // Blocked embeds say why they are empty while the visitor decides.
+      applyToEmbeds(doc, null, ui.placeholder);
       ui.open(false);
       // An anonymous count can wait: the frame that shows the banner goes first.
       afterNextPaint(win, () => outbox.push(IMPRESSION, buildImpression(embedCode, position, theme)));
     } else {
       ui.close();
-      if (decision === 'gpc') record(loaded, DECLINED, 'gpc');
+      if (decision === 'gpc') record(grant(loaded.purposes, false), 'gpc', 'gpc');
+      else if (decision === 'default') record(grant(loaded.purposes, true), 'jurisdiction_default', 'jurisdiction');
       else apply(decision);
+      // A notice-only region is told what is used, once, when the default is recorded.
+      if (decision === 'default' && rule === 'notice_only') ui.open(false, true);
     }
-    if (openRequested) ui.open(true);
+    if (rule === 'opt_out') ui.showOptOut(!!current && !anyGranted(current.purposes));
+    if (openRequested) ui.openCentre();
   };
 
+  const choice = (): PublicChoice | null => (current ? publicChoice(current) : null);
   win.Consentry = {
     open: guard(() => {
-      if (config) ui.open(true);
+      if (config) ui.openCentre();
       else openRequested = true;
     }),
-    getConsent: () => consent,
+    getConsent: () => (current ? (anyGranted(current.purposes) ? 'accepted' : 'declined') : null),
+    getChoice: choice,
+    allows: (purpose) => purpose === 'necessary' || !!choice()?.[purpose as Purpose],
+    onChange(listener) {
+      listeners.push(listener);
+      return () => {
+        const i = listeners.indexOf(listener);
+        if (i >= 0) listeners.splice(i, 1);
+      };
+    },
   };
 
   // A snippet placed in <head> without defer may run before <body> exists. The final catch keeps a
@@ -140,8 +194,8 @@ export function startWidget(win: Window, script: Element | null): Promise<void> 
     if (doc.readyState === 'loading') doc.addEventListener('DOMContentLoaded', resolve);
     else resolve(0);
   });
-  return Promise.all([configReady, domReady])
-    .then(([loaded]) => init(loaded))
+  return Promise.all([configReady, ruleReady, domReady])
+    .then(([loaded, rule]) => init(loaded, rule))
     .catch(() => undefined);
 }
 
