@@ -12,7 +12,8 @@ import {
   webUrl,
   websiteId,
 } from './fields';
-import { offeredPurposes, optionalPurpose } from './purposes';
+import { bannerLanguage, bannerTextOverrides } from './banner-texts';
+import { consentRule, offeredPurposes, optionalPurpose, regionCode } from './purposes';
 
 /**
  * A lowercase hostname without scheme or port: dot-separated labels of letters, digits and inner
@@ -94,6 +95,18 @@ export type PurposeService = z.infer<typeof purposeService>;
 export const consentLifetimeMonths = z.int().min(1).max(24);
 export const defaultConsentLifetimeMonths = 12;
 
+/** The owner's rule per region (`EU`, a country `GB`, a US state `US-CA`); regions not named keep the default. */
+export const regionRules = z.record(z.string().max(16), consentRule).superRefine((rules, ctx) => {
+  const regions = Object.keys(rules);
+  if (regions.length > 300) ctx.addIssue({ code: 'custom', message: 'Expected at most 300 regions' });
+  for (const region of regions) {
+    if (!regionCode.safeParse(region).success) {
+      ctx.addIssue({ code: 'custom', path: [region], message: 'Expected EU, a country code (GB) or a subdivision (US-CA)' });
+    }
+  }
+});
+export type RegionRules = z.infer<typeof regionRules>;
+
 const websiteSettingNames = [
   'retentionMonths',
   'ipAddressMode',
@@ -104,6 +117,10 @@ const websiteSettingNames = [
   'purposes',
   'services',
   'consentLifetimeMonths',
+  'defaultLanguage',
+  'textOverrides',
+  'regionRules',
+  'forceOptIn',
 ] as const;
 
 /** Only the settings that changed are present; an event that changes nothing is refused. */
@@ -122,6 +139,14 @@ export const WebsiteSettingsChangedData = z
     /** The services listed under the purposes (the whole list; it replaces the previous one). */
     services: z.array(purposeService).max(200).optional(),
     consentLifetimeMonths: consentLifetimeMonths.optional(),
+    /** The banner's language for visitors whose languages we have no texts for. */
+    defaultLanguage: bannerLanguage.optional(),
+    /** The owner's own texts, per language (the whole map; it replaces the previous one). */
+    textOverrides: bannerTextOverrides.optional(),
+    /** The owner's rules per region (the whole map; it replaces the previous one). */
+    regionRules: regionRules.optional(),
+    /** Opt-in everywhere, whatever the region. */
+    forceOptIn: z.boolean().optional(),
     changedAt: isoDateTime,
   })
   .refine((data) => websiteSettingNames.some((name) => data[name] !== undefined), {

@@ -270,6 +270,10 @@ describe('toRecommendationMetrics', () => {
     purposes: ['preferences', 'analytics', 'marketing'] as const,
     services: [],
     consentLifetimeMonths: 12,
+    defaultLanguage: 'en' as const,
+    textOverrides: {},
+    regionRules: {},
+    forceOptIn: false,
     createdAt: '2026-01-01T00:00:00.000Z',
   };
 

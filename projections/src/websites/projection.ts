@@ -46,6 +46,10 @@ export const websitesProjection: Projection = {
                      purposes           = coalesce($10::text[], purposes),
                      services           = coalesce($11::jsonb, services),
                      consent_lifetime_months = coalesce($12, consent_lifetime_months),
+                     default_language   = coalesce($13, default_language),
+                     text_overrides     = coalesce($14::jsonb, text_overrides),
+                     region_rules       = coalesce($15::jsonb, region_rules),
+                     force_opt_in       = coalesce($16, force_opt_in),
                      updated_at         = $9
                    WHERE id = $1`,
             values: [
@@ -61,6 +65,10 @@ export const websitesProjection: Projection = {
               data.purposes ?? null,
               data.services === undefined ? null : JSON.stringify(data.services),
               data.consentLifetimeMonths ?? null,
+              data.defaultLanguage ?? null,
+              data.textOverrides === undefined ? null : JSON.stringify(data.textOverrides),
+              data.regionRules === undefined ? null : JSON.stringify(data.regionRules),
+              data.forceOptIn ?? null,
             ],
           });
           break;

@@ -1,5 +1,13 @@
 // Reads of the websites read model.
-import type { BannerPosition, BannerTheme, OptionalPurpose, PurposeService } from '@consentry/events';
+import type {
+  BannerLanguage,
+  BannerPosition,
+  BannerTextOverrides,
+  BannerTheme,
+  OptionalPurpose,
+  PurposeService,
+  RegionRules,
+} from '@consentry/events';
 import type { Queryable } from '@consentry/infra';
 
 export interface Website {
@@ -19,6 +27,11 @@ export interface Website {
   readonly purposes: readonly OptionalPurpose[];
   readonly services: readonly PurposeService[];
   readonly consentLifetimeMonths: number;
+  /** The banner's language for visitors whose languages have no texts. */
+  readonly defaultLanguage: BannerLanguage;
+  readonly textOverrides: BannerTextOverrides;
+  readonly regionRules: RegionRules;
+  readonly forceOptIn: boolean;
   readonly createdAt: string;
 }
 
@@ -38,6 +51,10 @@ interface WebsiteRow {
   purposes: OptionalPurpose[];
   services: PurposeService[];
   consent_lifetime_months: number;
+  default_language: BannerLanguage;
+  text_overrides: BannerTextOverrides;
+  region_rules: RegionRules;
+  force_opt_in: boolean;
   created_at: Date;
 }
 
@@ -57,6 +74,10 @@ const toWebsite = (row: WebsiteRow): Website => ({
   purposes: row.purposes,
   services: row.services,
   consentLifetimeMonths: row.consent_lifetime_months,
+  defaultLanguage: row.default_language,
+  textOverrides: row.text_overrides,
+  regionRules: row.region_rules,
+  forceOptIn: row.force_opt_in,
   createdAt: row.created_at.toISOString(),
 });
 

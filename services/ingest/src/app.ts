@@ -58,6 +58,8 @@ export const ingestPlugin: FastifyPluginAsync<IngestOptions> = async (app, optio
   await app.register(collectRoutes, { appender: options.appender, websites, geo: options.geo, bodyLimit: maxBodyBytes });
   await app.register(widgetAssetRoutes, {
     pool: options.pool,
+    websites,
+    geo: options.geo,
     publicUrl: options.publicUrl,
     widgetScriptPath: options.widgetScriptPath,
     configCacheTtlMs: options.websiteCacheTtlMs ?? 5_000,

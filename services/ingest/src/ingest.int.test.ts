@@ -1,7 +1,7 @@
 // The ingest service through app.inject() against the real Postgres: what is stored for a good
 // request, and that every malformed, oversized or hostile request gets a clear 4xx with nothing
 // stored — also under a fast-check fuzz, which must never see a 5xx.
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,6 +9,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPool, type Db } from '@consentry/infra';
 import { createTestDatabase, startTcpProxy, type TestDatabase } from '@consentry/infra/testing';
+import { canonicalBannerTexts, englishTexts, shippedTexts } from '@consentry/events';
 import { examplePngDataUrl } from '@consentry/events/examples';
 import { addTestWebsite, buildTestIngest, consentBodyFor, type TestIngest, type TestWebsite } from './testing/ingest-app';
 
@@ -119,7 +120,7 @@ describe('when a visitor chooses purpose by purpose', () => {
   const none = { preferences: false, analytics: false, marketing: false, identification: false };
   const offered = ['preferences', 'analytics', 'marketing'];
 
-  it('records the purposes offered and granted, how, and the rule of the visitor’s region', async () => {
+  it('records the purposes offered and granted, how, and the rule of the visitor’s region (California: opt-out)', async () => {
     const { choice: _choice, ...body } = consentBodyFor(website);
     const custom = { ...body, offered, purposes: { ...none, analytics: true }, method: 'custom', shownLanguage: 'de', textsHash: 'b'.repeat(64) };
     const response = await postConsent(custom, { 'x-forwarded-for': '8.8.8.8' });
@@ -127,7 +128,7 @@ describe('when a visitor chooses purpose by purpose', () => {
     const [event] = await storedEvents(body.eventId);
     expect(event).toMatchObject({
       type: 'ConsentGiven',
-      data: { offered, purposes: { ...none, analytics: true }, method: 'custom', rule: { rule: 'opt_in', region: 'US' }, shownLanguage: 'de', textsHash: 'b'.repeat(64) },
+      data: { offered, purposes: { ...none, analytics: true }, method: 'custom', rule: { rule: 'opt_out', region: 'US-CA' }, shownLanguage: 'de', textsHash: 'b'.repeat(64) },
     });
   });
 
@@ -357,12 +358,40 @@ describe('the widget assets', () => {
       policyVersion: '1',
       position: 'bottom',
       theme: 'light',
+      purposes: ['preferences', 'analytics', 'marketing'],
+      services: [],
+      consentLifetimeMonths: 12,
+      domain: 'shop.example.test',
       language: 'en',
+      dir: 'ltr',
+      texts: englishTexts,
+      textsHash: createHash('sha256').update(canonicalBannerTexts('en', englishTexts)).digest('hex'),
+      regional: true,
     });
     expect(response.headers['cache-control']).toBe('public, max-age=60');
     expect(response.headers['access-control-allow-origin']).toBe('*');
     const again = await ingest.app.inject({ method: 'GET', url: `/api/widget/config/${website.embedCode}`, headers: { 'if-none-match': String(response.headers.etag) } });
     expect(again.statusCode).toBe(304);
+  });
+
+  it("serve the texts in the language asked for, else in the website's default, with the owner's overrides", async () => {
+    const config = async (site: TestWebsite, lang?: string) =>
+      (await ingest.app.inject({ method: 'GET', url: `/api/widget/config/${site.embedCode}${lang === undefined ? '' : `?lang=${lang}`}` })).json();
+    const german = await config(website, 'de');
+    expect(german).toMatchObject({ language: 'de', dir: 'ltr', texts: shippedTexts.de });
+    expect((await config(website, 'ar')).dir).toBe('rtl');
+    expect((await config(website, 'ja')).language).toBe('en');
+
+    const french = await addTestWebsite(db.pool, {
+      settings: { defaultLanguage: 'fr', textOverrides: { de: { title: 'Cookies bei {company}' } }, forceOptIn: true },
+    });
+    expect(await config(french)).toMatchObject({ language: 'fr', texts: shippedTexts.fr, regional: false });
+    expect((await config(french, 'xx-unknown')).language).toBe('fr');
+    const overridden = await config(french, 'de');
+    expect(overridden.texts).toEqual({ ...shippedTexts.de, title: 'Cookies bei {company}' });
+    // The hash names the texts shown: the owner's wording is another text.
+    expect(overridden.textsHash).not.toBe(german.textsHash);
+    expect(overridden.textsHash).toBe(createHash('sha256').update(canonicalBannerTexts('de', overridden.texts)).digest('hex'));
   });
 
   it('serve the logo as an image that cannot run script', async () => {
@@ -381,5 +410,56 @@ describe('the widget assets', () => {
     expect(script.statusCode).toBe(200);
     expect(script.headers['content-type']).toContain('application/javascript');
     expect(script.body).toBe('/* widget */');
+  });
+});
+
+describe('the rule for a visitor', () => {
+  let cdn: TestIngest;
+  beforeAll(async () => {
+    cdn = await buildTestIngest(db.pool, { geo: 'cloudflare' });
+  });
+  afterAll(async () => {
+    await cdn?.close();
+  });
+  const ruleOf = async (site: TestWebsite, headers: Record<string, string>) => {
+    const response = await cdn.app.inject({ method: 'GET', url: `/api/widget/rule/${site.embedCode}`, headers });
+    expect(response.headers['cache-control']).toBe('private, no-store');
+    return response.json();
+  };
+
+  it('is opt-out in California, opt-in in the EU, the UK, Brazil and anywhere unknown', async () => {
+    expect(await ruleOf(website, { 'cf-ipcountry': 'US', 'cf-region-code': 'CA' })).toEqual({ region: 'US-CA', rule: 'opt_out' });
+    expect(await ruleOf(website, { 'cf-ipcountry': 'US', 'cf-region-code': 'NY' })).toEqual({ region: 'US-NY', rule: 'opt_in' });
+    expect(await ruleOf(website, { 'cf-ipcountry': 'DE' })).toEqual({ region: 'EU', rule: 'opt_in' });
+    expect(await ruleOf(website, { 'cf-ipcountry': 'GB' })).toEqual({ region: 'GB', rule: 'opt_in' });
+    expect(await ruleOf(website, { 'cf-ipcountry': 'BR' })).toEqual({ region: 'BR', rule: 'opt_in' });
+    expect(await ruleOf(website, {})).toEqual({ region: null, rule: 'opt_in' });
+  });
+
+  it("follows the owner's rules by region, and opt-in everywhere when forced", async () => {
+    const ruled = await addTestWebsite(db.pool, { settings: { regionRules: { 'US-CA': 'opt_in', BR: 'notice_only', US: 'opt_out' } } });
+    expect(await ruleOf(ruled, { 'cf-ipcountry': 'US', 'cf-region-code': 'CA' })).toEqual({ region: 'US-CA', rule: 'opt_in' });
+    expect(await ruleOf(ruled, { 'cf-ipcountry': 'US', 'cf-region-code': 'NY' })).toEqual({ region: 'US-NY', rule: 'opt_out' });
+    expect(await ruleOf(ruled, { 'cf-ipcountry': 'BR' })).toEqual({ region: 'BR', rule: 'notice_only' });
+    const forced = await addTestWebsite(db.pool, { settings: { regionRules: { BR: 'notice_only' }, forceOptIn: true } });
+    expect(await ruleOf(forced, { 'cf-ipcountry': 'BR' })).toEqual({ region: 'BR', rule: 'opt_in' });
+  });
+
+  it('is recorded with the consent, as the banner applied it', async () => {
+    const body = consentBodyFor(website);
+    const response = await cdn.app.inject({
+      method: 'POST',
+      url: '/api/collect/consent',
+      headers: { 'content-type': 'text/plain', origin, 'cf-ipcountry': 'US', 'cf-region-code': 'CA' },
+      payload: JSON.stringify(body),
+    });
+    expect(response.statusCode).toBe(201);
+    const [event] = await storedEvents(body.eventId);
+    expect(event?.data).toMatchObject({ rule: { rule: 'opt_out', region: 'US-CA' }, country: 'US' });
+  });
+
+  it('answers 404 and 403 for unknown and inactive websites', async () => {
+    expect((await cdn.app.inject({ method: 'GET', url: '/api/widget/rule/unknownCode123' })).statusCode).toBe(404);
+    expect((await cdn.app.inject({ method: 'GET', url: `/api/widget/rule/${inactive.embedCode}` })).statusCode).toBe(403);
   });
 });

@@ -1,13 +1,16 @@
 // The owner's websites: list (an admin's: all), add within the plan's limit, remove.
 import {
   WebsiteNotFoundError,
+  bannerLanguage,
   bannerPosition,
+  bannerTextOverrides,
   bannerTheme,
   consentLifetimeMonths,
   ipAddressMode,
   offeredPurposes,
   policyVersion,
   purposeService,
+  regionRules,
   webUrl,
   websiteName,
   type WebsiteActor,
@@ -40,6 +43,15 @@ const websiteSettings = z
       }),
     services: z.array(purposeService).max(200).meta({ description: 'The services or cookies listed under each purpose in the preference centre; sent whole, it replaces the list.' }),
     consentLifetimeMonths: consentLifetimeMonths.meta({ description: 'How long a choice stands before the banner asks again, in months (1–24, default 12).' }),
+    defaultLanguage: bannerLanguage.meta({ description: "The banner's language for visitors whose browser languages have no texts (default en)." }),
+    textOverrides: bannerTextOverrides.meta({
+      description: "The owner's own wording, per language and text key; texts not named keep ours. Sent whole, it replaces the overrides.",
+    }),
+    regionRules: regionRules.meta({
+      description:
+        "The rule per region ('EU', a country such as 'GB', a US state such as 'US-CA'): opt_in, opt_out or notice_only. Regions not named keep the default: opt_out in the US opt-out states, opt_in everywhere else.",
+    }),
+    forceOptIn: z.boolean().meta({ description: 'Ask for consent (opt-in) everywhere, whatever the region.' }),
   })
   .meta({ id: 'WebsiteSettings', description: "A website's consent and privacy settings" });
 
@@ -58,6 +70,10 @@ const toSettingsAnswer = (website: Website): z.infer<typeof websiteSettings> => 
   purposes: [...website.purposes],
   services: [...website.services],
   consentLifetimeMonths: website.consentLifetimeMonths,
+  defaultLanguage: website.defaultLanguage,
+  textOverrides: website.textOverrides,
+  regionRules: website.regionRules,
+  forceOptIn: website.forceOptIn,
 });
 
 const newWebsiteBody = z.object({

@@ -195,7 +195,26 @@ describe("when an owner changes a website's settings", () => {
       purposes: ['preferences', 'analytics', 'marketing'],
       services: [],
       consentLifetimeMonths: 12,
+      defaultLanguage: 'en',
+      textOverrides: {},
+      regionRules: {},
+      forceOptIn: false,
     });
+  });
+
+  it("sets the banner's default language, the owner's texts per language and the rules per region", async () => {
+    const owner = await registerOwner(api.app);
+    const website = await addWebsiteAs(owner, 'Shop');
+    const change = {
+      defaultLanguage: 'de',
+      textOverrides: { de: { title: 'Cookies bei {company}', acceptAll: 'Alles erlauben' }, fr: { rejectAll: 'Non merci' } },
+      regionRules: { 'US-CA': 'opt_in', BR: 'notice_only' },
+      forceOptIn: true,
+    };
+    const response = await owner.request({ method: 'PATCH', url: `/api/websites/${website.id}/settings`, payload: change });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject(change);
+    expect(await getWebsiteByEmbedCode(db.pool, website.embedCode)).toMatchObject(change);
   });
 
   it('sets the purposes the banner asks for, the services under them and the consent lifetime', async () => {
@@ -214,6 +233,11 @@ describe("when an owner changes a website's settings", () => {
     [{ purposes: [] }, 'Choose at least one purpose to ask for'],
     [{ purposes: ['marketing', 'analytics'] }, 'Expected each purpose once, in the order preferences, analytics, marketing, identification'],
     [{ consentLifetimeMonths: 36 }, 'Too big: expected number to be <=24'],
+    [{ defaultLanguage: 'ja' }, "Expected one of the banner's languages"],
+    [{ textOverrides: { de: { title: '  ' } } }, 'Must not be blank'],
+    [{ textOverrides: { de: { headline: 'x' } } }, 'headline'],
+    [{ regionRules: { California: 'opt_out' } }, 'Expected EU, a country code (GB) or a subdivision (US-CA)'],
+    [{ regionRules: { 'US-CA': 'maybe' } }, 'opt_in'],
   ])('refuses %j with a clear message', async (change, message) => {
     const owner = await registerOwner(api.app);
     const website = await addWebsiteAs(owner, 'Shop');

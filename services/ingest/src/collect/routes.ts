@@ -2,7 +2,8 @@
 // views, time on page and engagement. Each request is checked (embed code known, website active,
 // Origin its own), enriched with what the browser must not be trusted with (IP, user agent, device
 // class, location, receive time) and appended through group commit; the answer comes after commit.
-import { appliedRuleFor, consentStreamId, regionOf, type DeviceClass } from '@consentry/events';
+import { consentStreamId, type DeviceClass } from '@consentry/events';
+import { ruleFor } from '../enrich/rule';
 import type { GroupCommitAppender, NewEvent } from '@consentry/infra';
 import type { Website } from '@consentry/projections';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -81,7 +82,7 @@ export const collectRoutes: FastifyPluginAsyncZod<CollectOptions> = async (app, 
         offered: chosen.offered,
         purposes: chosen.purposes,
         method: chosen.method,
-        rule: appliedRuleFor(regionOf(location.country)),
+        rule: ruleFor(website, location),
         policyVersion: body.policyVersion,
         shownLanguage: body.shownLanguage,
         textsHash: body.textsHash,

@@ -121,18 +121,41 @@ describe('locations', () => {
   it('are the same for every lookup of an address, and of addresses in the same city', async () => {
     const geo = createGeoLocator('database');
     const first = await geo.locate('8.8.8.8', {});
-    expect(first).toEqual({ country: 'US', city: 'Mountain View' });
+    expect(first).toEqual({ country: 'US', city: 'Mountain View', subdivision: 'CA' });
     expect(await geo.locate('8.8.8.8', {})).toEqual(first);
     expect(await geo.locate('8.8.4.4', {})).toEqual(first);
-    expect(await geo.locate('10.0.0.1', {})).toEqual({ country: null, city: null });
-    expect(await geo.locate(null, {})).toEqual({ country: null, city: null });
+    expect(await geo.locate('10.0.0.1', {})).toEqual({ country: null, city: null, subdivision: null });
+    expect(await geo.locate(null, {})).toEqual({ country: null, city: null, subdivision: null });
   });
 
   it('keeps real country codes and cities, drops placeholders', () => {
-    expect(toLocation('de', 'Berlin')).toEqual({ country: 'DE', city: 'Berlin' });
-    expect(toLocation('XX', '')).toEqual({ country: null, city: null });
-    expect(toLocation('T1', 'x')).toEqual({ country: null, city: 'x' });
-    expect(toLocation('US', 'San%20Francisco')).toEqual({ country: 'US', city: 'San Francisco' });
+    expect(toLocation('de', 'Berlin')).toEqual({ country: 'DE', city: 'Berlin', subdivision: null });
+    expect(toLocation('XX', '')).toEqual({ country: null, city: null, subdivision: null });
+    expect(toLocation('T1', 'x')).toEqual({ country: null, city: 'x', subdivision: null });
+    expect(toLocation('US', 'San%20Francisco')).toEqual({ country: 'US', city: 'San Francisco', subdivision: null });
     expect(toLocation(undefined, 'a'.repeat(300)).city).toHaveLength(128);
+  });
+
+  it('tell US states apart, by name (the database) or by code (CDN headers), and nothing else', () => {
+    expect(toLocation('US', 'Austin', 'Texas').subdivision).toBe('TX');
+    expect(toLocation('US', null, 'ca').subdivision).toBe('CA');
+    expect(toLocation('US', null, 'District of Columbia').subdivision).toBe('DC');
+    expect(toLocation('US', null, 'Atlantis').subdivision).toBeNull();
+    expect(toLocation('US', null, 'ZZ').subdivision).toBeNull();
+    expect(toLocation('CA', 'Montreal', 'Quebec').subdivision).toBeNull();
+    expect(toLocation('GB', 'London', 'England').subdivision).toBeNull();
+  });
+
+  it('come from the CDN headers when the deployment sits behind one', async () => {
+    const cloudflare = createGeoLocator('cloudflare');
+    expect(await cloudflare.locate('8.8.8.8', { 'cf-ipcountry': 'US', 'cf-region-code': 'CA', 'cf-ipcity': 'Fresno' })).toEqual({
+      country: 'US',
+      city: 'Fresno',
+      subdivision: 'CA',
+    });
+    const cloudfront = createGeoLocator('cloudfront');
+    expect((await cloudfront.locate(null, { 'cloudfront-viewer-country': 'US', 'cloudfront-viewer-country-region': 'VA' })).subdivision).toBe('VA');
+    const vercel = createGeoLocator('vercel');
+    expect((await vercel.locate(null, { 'x-vercel-ip-country': 'US', 'x-vercel-ip-country-region': 'CO' })).subdivision).toBe('CO');
   });
 });

@@ -1,7 +1,7 @@
 // An ingest app on a real test database, with websites registered the way the api registers them
 // (events appended with the inline websites projection), for ingest's tests and benchmarks.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { brandingStreamId } from '@consentry/events';
+import { brandingStreamId, type WebsiteSettingsChangedData } from '@consentry/events';
 import { appendToStream, createGroupCommitAppender, type Db, type GroupCommitAppender } from '@consentry/infra';
 import { brandingProjection, websitesProjection } from '@consentry/projections';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -17,7 +17,15 @@ export interface TestWebsite {
 
 export async function addTestWebsite(
   pool: Db,
-  options: { domain?: string; ipAddressMode?: 'full' | 'truncated'; active?: boolean; companyName?: string; logoUrl?: string | null } = {},
+  options: {
+    domain?: string;
+    ipAddressMode?: 'full' | 'truncated';
+    active?: boolean;
+    companyName?: string;
+    logoUrl?: string | null;
+    /** Other settings, as the owner would change them. */
+    settings?: Omit<WebsiteSettingsChangedData, 'websiteId' | 'changedAt'>;
+  } = {},
 ): Promise<TestWebsite> {
   const website = {
     id: randomUUID(),
@@ -34,6 +42,9 @@ export async function addTestWebsite(
       { type: 'WebsiteAdded', data: { websiteId: website.id, ownerId: website.ownerId, name: 'Test Shop', domain: website.domain, embedCode: website.embedCode, addedAt: now } },
       ...(options.ipAddressMode
         ? [{ type: 'WebsiteSettingsChanged' as const, data: { websiteId: website.id, ipAddressMode: options.ipAddressMode, changedAt: now } }]
+        : []),
+      ...(options.settings
+        ? [{ type: 'WebsiteSettingsChanged' as const, data: { websiteId: website.id, ...options.settings, changedAt: now } }]
         : []),
       ...(options.active === false
         ? [{ type: 'WebsiteActivationChanged' as const, data: { websiteId: website.id, isActive: false, changedAt: now } }]

@@ -1,18 +1,39 @@
-// What the widget loads: the script itself, its per-website configuration (branding and policy,
-// cacheable), and the owner's logo as an image (the config would otherwise carry up to 2 MB).
+// What the widget loads: the script itself, its per-website configuration (branding, policy, purposes
+// and the banner's texts in one language; cacheable), the consent rule for the visitor's region (per
+// visitor, so the config stays cacheable), and the owner's logo as an image (the config would
+// otherwise carry up to 2 MB).
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { defaultBranding } from '@consentry/events';
+import {
+  bannerLanguage,
+  bannerTextsFor,
+  canonicalBannerTexts,
+  consentRule,
+  defaultBranding,
+  optionalPurpose,
+  purposeService,
+  regionCode,
+  resolveBannerLanguage,
+  textDirection,
+} from '@consentry/events';
 import type { Db } from '@consentry/infra';
 import { findBranding, getWebsiteByEmbedCode } from '@consentry/projections';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { clientIp } from '../client-ip';
 import { IngestError } from '../errors';
 import { embedCodeParams, errorAnswer } from '../collect/schemas';
+import type { GeoLocator } from '../enrich/geo';
+import { normaliseIp } from '../enrich/ip-address';
+import { ruleFor } from '../enrich/rule';
+import type { WebsiteResolver } from '../website-resolver';
 
 export interface WidgetAssetOptions {
   readonly pool: Db;
+  /** The collection endpoints' cache of websites, shared: the rule request comes with every new visitor. */
+  readonly websites: WebsiteResolver;
+  readonly geo: GeoLocator;
   readonly publicUrl: string;
   /** The built widget (widget/dist/widget.js). */
   readonly widgetScriptPath: string;
@@ -32,8 +53,23 @@ const widgetConfigAnswer = z.object({
   policyVersion: z.string(),
   position: z.enum(['bottom', 'top']),
   theme: z.enum(['light', 'dark']),
+  purposes: z.array(optionalPurpose),
+  services: z.array(purposeService),
+  consentLifetimeMonths: z.int(),
+  domain: z.string(),
   language: z.string(),
+  dir: z.enum(['ltr', 'rtl']),
+  texts: z.record(z.string(), z.string()),
+  textsHash: z.string(),
+  regional: z.boolean(),
 });
+
+const widgetConfigQuery = z.object({
+  // Anything not shipped falls back to the website's default language: the banner must always show.
+  lang: z.string().max(35).optional(),
+});
+
+const widgetRuleAnswer = z.object({ region: regionCode.nullable(), rule: consentRule });
 
 function sendCached(request: FastifyRequest, reply: FastifyReply, body: string | Buffer, contentType: string, maxAgeSeconds: number) {
   const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
@@ -78,9 +114,11 @@ export const widgetAssetRoutes: FastifyPluginAsyncZod<WidgetAssetOptions> = asyn
 
   const configTtlMs = options.configCacheTtlMs ?? 5_000;
   const configCache = new Map<string, { body: Promise<string>; expires: number }>();
-  const renderConfig = async (embedCode: string): Promise<string> => {
+  const renderConfig = async (embedCode: string, asked: string | undefined): Promise<string> => {
     const website = await activeWebsite(embedCode);
     const branding = await findBranding(options.pool, website.ownerId);
+    const language = resolveBannerLanguage(asked, website.defaultLanguage);
+    const texts = bannerTextsFor(language, website.textOverrides);
     return JSON.stringify({
       websiteId: website.id,
       // An owner who has not set up branding shows the website's own name, not ours.
@@ -91,27 +129,63 @@ export const widgetAssetRoutes: FastifyPluginAsyncZod<WidgetAssetOptions> = asyn
       policyVersion: website.policyVersion,
       position: website.bannerPosition,
       theme: website.bannerTheme,
-      language: 'en',
+      purposes: website.purposes,
+      services: website.services,
+      consentLifetimeMonths: website.consentLifetimeMonths,
+      domain: website.domain,
+      language,
+      dir: textDirection(language),
+      texts,
+      textsHash: createHash('sha256').update(canonicalBannerTexts(language, texts)).digest('hex'),
+      regional: !website.forceOptIn,
     });
   };
-  const cachedConfig = (embedCode: string): Promise<string> => {
+  const cachedConfig = (embedCode: string, asked: string | undefined): Promise<string> => {
     const now = Date.now();
-    const hit = configCache.get(embedCode);
+    // One entry per shipped language; every other `lang` shares the default's entry, so bogus values
+    // neither grow the cache nor miss it.
+    const shipped = bannerLanguage.safeParse(asked?.toLowerCase());
+    const key = `${embedCode} ${shipped.success ? shipped.data : ''}`;
+    const hit = configCache.get(key);
     if (hit && hit.expires > now) return hit.body;
     if (configCache.size >= 10_000) configCache.clear();
-    const body = renderConfig(embedCode);
-    configCache.set(embedCode, { body, expires: now + configTtlMs });
+    const body = renderConfig(embedCode, shipped.success ? shipped.data : undefined);
+    configCache.set(key, { body, expires: now + configTtlMs });
     // Unknown or inactive websites and failures are not remembered.
-    body.catch(() => configCache.delete(embedCode));
+    body.catch(() => configCache.delete(key));
     return body;
   };
 
   app.get(
     '/api/widget/config/:embedCode',
-    { schema: { params: embedCodeParams, response: { 200: widgetConfigAnswer, 304: z.null(), 403: errorAnswer, 404: errorAnswer } } },
+    {
+      schema: {
+        params: embedCodeParams,
+        querystring: widgetConfigQuery,
+        response: { 200: widgetConfigAnswer, 304: z.null(), 400: errorAnswer, 403: errorAnswer, 404: errorAnswer },
+      },
+    },
     async (request, reply) => {
       reply.header('access-control-allow-origin', '*');
-      return sendCached(request, reply, await cachedConfig(request.params.embedCode), 'application/json; charset=utf-8', 60);
+      const body = await cachedConfig(request.params.embedCode, request.query.lang);
+      return sendCached(request, reply, body, 'application/json; charset=utf-8', 60);
+    },
+  );
+
+  app.get(
+    '/api/widget/rule/:embedCode',
+    { schema: { params: embedCodeParams, response: { 200: widgetRuleAnswer, 403: errorAnswer, 404: errorAnswer } } },
+    async (request, reply) => {
+      reply
+        .header('access-control-allow-origin', '*')
+        .header('timing-allow-origin', '*')
+        // Per visitor: never stored by a browser or a CDN.
+        .header('cache-control', 'private, no-store');
+      const website = await options.websites.resolve(request.params.embedCode);
+      if (!website) throw new IngestError(404, 'UNKNOWN_EMBED_CODE', 'Unknown embed code');
+      if (!website.isActive) throw new IngestError(403, 'WEBSITE_INACTIVE', 'This website is not active');
+      const location = await options.geo.locate(normaliseIp(clientIp(request)), request.headers);
+      return ruleFor(website, location);
     },
   );
 
