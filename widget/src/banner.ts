@@ -71,15 +71,16 @@ const CSS =
   '.i{flex:1 1 320px;max-width:720px}' +
   '.h{display:flex;align-items:center;gap:10px}' +
   'img{max-height:32px;max-width:128px}' +
-  'h2{margin:0;font-size:17px}' +
+  'h2{margin:0;font-size:17px;flex:1}' +
   'h3{margin:0;font-size:15px;flex:1}' +
   'p{margin:6px 0 0;color:var(--mu)}' +
   'a{color:var(--ln)}' +
-  '.a{display:flex;flex-wrap:wrap;gap:12px;flex:0 1 480px}' +
+  // A grid of equal columns: on a narrow screen a button that wraps keeps the others' width.
+  '.a{display:grid;grid-template-columns:repeat(auto-fit,minmax(130px,1fr));gap:12px;flex:0 1 480px}' +
   'button{margin:0;cursor:pointer;font:inherit;font-weight:600;background:var(--pb);color:var(--pf);' +
   'border:2px solid var(--bd)}' +
   // One rule for every choice: equal size, weight and colour, so none is the "easy" one.
-  '.c{flex:1 1 0;min-width:max-content;min-height:44px;padding:10px 16px;border-radius:8px}' +
+  '.c{min-height:44px;padding:10px 16px;border-radius:8px}' +
   ':focus-visible{outline:3px solid var(--tx);outline-offset:2px}' +
   '.f{position:fixed;inset-inline-start:16px;bottom:16px;z-index:2147483646;width:44px;height:44px;padding:10px;' +
   'border-radius:50%;box-shadow:0 2px 8px #0006}' +
@@ -97,12 +98,12 @@ const CSS =
   'summary{cursor:pointer;color:var(--ln)}' +
   // Switches: off is a track in the secondary text colour (4.5:1 on the background), on is the
   // button colour with its edge; the thumb contrasts with either.
-  '[role=switch]{appearance:none;margin:0;flex:none;position:relative;width:48px;height:28px;' +
+  '.s{appearance:none;margin:0;flex:none;position:relative;width:48px;height:28px;' +
   'border-radius:14px;background:var(--mu);border:2px solid var(--mu);cursor:pointer}' +
-  '[role=switch]::before{content:"";position:absolute;top:2px;inset-inline-start:2px;width:20px;height:20px;border-radius:50%;' +
+  '.s::before{content:"";position:absolute;top:2px;inset-inline-start:2px;width:20px;height:20px;border-radius:50%;' +
   'background:var(--bg)}' +
-  '[role=switch]:checked{background:var(--pb);border-color:var(--bd)}' +
-  '[role=switch]:checked::before{inset-inline-start:22px;background:var(--pf)}' +
+  '.s:checked{background:var(--pb);border-color:var(--bd)}' +
+  '.s:checked::before{inset-inline-start:22px;background:var(--pf)}' +
   '.ph{display:block;padding:16px;border:2px dashed var(--mu);background:var(--bg);border-radius:8px;text-align:center}';
 
 // A cookie with a bite out of it; the chips are holes (evenodd), so it reads on any button colour.
@@ -270,7 +271,7 @@ export function createBanner(doc: Document, layout: BannerLayout, handlers: Bann
       };
       row('necessary', el('b', {}, t('alwaysOn')));
       for (const purpose of loaded.purposes) {
-        const input = el('input', { type: 'checkbox', role: 'switch', id: 's' + purpose, 'aria-describedby': 'x' + purpose });
+        const input = el('input', { type: 'checkbox', role: 'switch', class: 's', id: 's' + purpose, 'aria-describedby': 'x' + purpose });
         switches[purpose] = input;
         row(purpose, input);
       }

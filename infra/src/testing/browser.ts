@@ -8,7 +8,8 @@ import { chromium, type Browser } from 'playwright-core';
 
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-export async function launchChromium(): Promise<Browser> {
+/** Chromium with the test flags, plus `extraArgs` (e.g. `--lang=de`, as a visitor's browser language). */
+export async function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
   if (!existsSync(chromiumPath)) {
     throw new Error(`Chromium not found at ${chromiumPath}: apt-get install chromium (or set CHROMIUM_PATH)`);
   }
@@ -24,6 +25,7 @@ export async function launchChromium(): Promise<Browser> {
       '--disable-component-update',
       '--disable-sync',
       '--host-resolver-rules=MAP *.example.test 127.0.0.1',
+      ...extraArgs,
     ],
   });
 }

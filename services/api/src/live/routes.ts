@@ -25,6 +25,8 @@ export interface LiveOptions {
 /** The web app's query-key prefixes that each projection feeds. */
 export const queryKeysByProjection: Readonly<Record<string, readonly (readonly string[])[]>> = {
   'consent-stats': [['stats'], ['subscription']],
+  // Acceptance per purpose is read under the stats keys.
+  'consent-purposes': [['stats']],
   'consent-records': [['consents']],
   'website-activity': [['websites']],
   analytics: [['analytics'], ['recommendations']],

@@ -62,7 +62,8 @@ async function openPage(context: BrowserContext, path = '/'): Promise<Page> {
   return page;
 }
 
-const banner = (page: Page) => page.locator('consentry-widget [role="dialog"]');
+const banner = (page: Page) => page.locator('consentry-widget #b');
+const centre = (page: Page) => page.locator('consentry-widget [aria-modal="true"]');
 const settingsButton = (page: Page) => page.getByRole('button', { name: 'Cookie settings' });
 
 async function consentEventsOf(type?: string) {
@@ -109,8 +110,8 @@ describe('a visitor on the owner’s site', () => {
     expect(await banner(page).isVisible()).toBe(false);
 
     await settingsButton(page).click();
-    await expect.poll(() => banner(page).isVisible()).toBe(true);
-    await banner(page).getByRole('button', { name: 'Decline' }).click();
+    await expect.poll(() => centre(page).isVisible()).toBe(true);
+    await centre(page).getByRole('button', { name: 'Reject All' }).click();
     await waitFor(async () => (await eventsOfVisitor(visitorId)).length === 2, { timeoutMs: 10_000, message: 'the changed choice' });
     expect((await eventsOfVisitor(visitorId))[1]).toMatchObject({ type: 'ConsentDeclined', data: { source: 'reopened' } });
     await context.close();
@@ -120,7 +121,7 @@ describe('a visitor on the owner’s site', () => {
     const context = await browser.newContext();
     const page = await openPage(context, '/alias');
     await expect.poll(() => banner(page).isVisible()).toBe(true);
-    await banner(page).getByRole('button', { name: 'Decline' }).click();
+    await banner(page).getByRole('button', { name: 'Reject All' }).click();
     const visitorId = await visitorIdOf(page);
     await waitFor(async () => (await eventsOfVisitor(visitorId)).length === 1, { timeoutMs: 10_000, message: 'the decline in the log' });
     expect((await eventsOfVisitor(visitorId))[0]).toMatchObject({ type: 'ConsentDeclined', data: { source: 'banner' } });
@@ -138,18 +139,18 @@ describe('a visitor on the owner’s site', () => {
     await waitFor(async () => (await eventsOfVisitor(visitorId)).length === 1, { timeoutMs: 10_000, message: 'the GPC decline' });
     expect((await eventsOfVisitor(visitorId))[0]).toMatchObject({ type: 'ConsentDeclined', data: { source: 'gpc' } });
     await settingsButton(page).click();
-    await banner(page).getByRole('button', { name: 'Accept All' }).click();
+    await centre(page).getByRole('button', { name: 'Accept All' }).click();
     await waitFor(async () => (await eventsOfVisitor(visitorId)).length === 2, { timeoutMs: 10_000, message: 'the opt-in' });
     expect((await eventsOfVisitor(visitorId))[1]).toMatchObject({ type: 'ConsentGiven', data: { source: 'reopened' } });
     await context.close();
   });
 
-  it('works with the keyboard alone: notice link, Decline, Accept All, in that order', async () => {
+  it('works with the keyboard alone: notice link, Customize, Reject All, Accept All, in that order', async () => {
     const context = await browser.newContext();
     const page = await openPage(context);
     await expect.poll(() => banner(page).isVisible()).toBe(true);
     const focusedLabels: string[] = [];
-    for (let index = 0; index < 3; index++) {
+    for (let index = 0; index < 4; index++) {
       await page.keyboard.press('Tab');
       focusedLabels.push(
         await page.evaluate(() => {
@@ -159,7 +160,7 @@ describe('a visitor on the owner’s site', () => {
         }),
       );
     }
-    expect(focusedLabels).toEqual(['Privacy policy', 'Decline', 'Accept All']);
+    expect(focusedLabels).toEqual(['Privacy policy', 'Customize', 'Reject All', 'Accept All']);
     await page.keyboard.press('Enter');
     const visitorId = await visitorIdOf(page);
     await waitFor(async () => (await eventsOfVisitor(visitorId)).length === 1, { timeoutMs: 10_000, message: 'the keyboard consent' });

@@ -149,7 +149,7 @@ describe('an admin', () => {
     try {
       const shopPage = await visitor.newPage();
       await shopPage.goto(`http://shop.bakery.example.test:${shop.port}/`);
-      const banner = shopPage.locator('consentry-widget [role="dialog"]');
+      const banner = shopPage.locator('consentry-widget #b');
       await expect.poll(() => banner.isVisible()).toBe(true);
       await banner.getByRole('button', { name: 'Accept All' }).click();
     } finally {

@@ -126,7 +126,7 @@ describe('a new owner', () => {
     const visitor = await browser.newContext();
     const shopPage = await visitor.newPage();
     await shopPage.goto(`http://${website.domain}:${shop.port}/`);
-    const banner = shopPage.locator('consentry-widget [role="dialog"]');
+    const banner = shopPage.locator('consentry-widget #b');
     await expect.poll(() => banner.isVisible()).toBe(true);
     await expect.poll(() => banner.textContent()).toContain('Example Shop GmbH');
     await banner.getByRole('button', { name: 'Accept All' }).click();
@@ -153,7 +153,7 @@ describe('a new owner', () => {
     expect(download.suggestedFilename()).toMatch(/^consentry-consents-all-websites-\d{4}-\d{2}-\d{2}\.csv$/);
     const csv = await readFile(await download.path(), 'utf8');
     const [header, ...rows] = csv.trim().split(/\r?\n/);
-    expect(header).toBe('consentId,timestamp,websiteId,websiteName,websiteDomain,consentChoice,source,policyVersion,ipAddress,userAgent,deviceClass,country,city,email,pageUrl');
+    expect(header).toBe('consentId,timestamp,websiteId,websiteName,websiteDomain,consentChoice,source,policyVersion,ipAddress,userAgent,deviceClass,country,city,email,pageUrl,offeredPurposes,grantedPurposes,method,rule,region');
     expect(rows).toHaveLength(1);
     expect(rows[0]).toContain(`${record!.event_id},`);
     expect(rows[0]).toContain(`,${website.name},${website.domain},accepted,banner,`);

@@ -1,8 +1,9 @@
 // Consent records as the dashboard and a website's Consent Data tab show them: one line per choice
 // on phones, the table of spec section 2 on wider screens; with a Website column when given names.
+// A partial consent reads 'Partial' with the purposes granted.
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../components/ui/table';
 import { formatDateTime } from '../../lib/format';
-import { ConsentChoiceBadge, formatLocation } from './consent-choice';
+import { ConsentRecordChoice, formatLocation } from './consent-choice';
 import type { ConsentRecord } from './queries';
 
 export function ConsentRecordsList({ records, websiteName }: { records: readonly ConsentRecord[]; websiteName?: (record: ConsentRecord) => string }) {
@@ -24,7 +25,7 @@ export function ConsentRecordsList({ records, websiteName }: { records: readonly
                 {formatLocation(record)} · <span className="font-mono">{record.ipAddress || 'Unknown'}</span>
               </p>
             </div>
-            <ConsentChoiceBadge choice={record.consentChoice} />
+            <ConsentRecordChoice record={record} className="max-w-[50%] justify-end text-right" />
           </li>
         ))}
       </ul>
@@ -45,7 +46,7 @@ export function ConsentRecordsList({ records, websiteName }: { records: readonly
                 <TableCell className="whitespace-nowrap">{formatDateTime(record.timestamp)}</TableCell>
                 {websiteName && <TableCell>{websiteName(record)}</TableCell>}
                 <TableCell>
-                  <ConsentChoiceBadge choice={record.consentChoice} />
+                  <ConsentRecordChoice record={record} />
                 </TableCell>
                 <TableCell>{formatLocation(record)}</TableCell>
                 <TableCell className="font-mono text-xs">{record.ipAddress || 'Unknown'}</TableCell>

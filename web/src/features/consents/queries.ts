@@ -1,6 +1,7 @@
 // Individual consent records, newest first.
 import { queryOptions } from '@tanstack/react-query';
 import { getJson } from '../../lib/api';
+import type { ConsentMethod, OptionalPurpose } from '../../lib/purposes';
 
 export interface ConsentRecord {
   id: string;
@@ -11,6 +12,13 @@ export interface ConsentRecord {
   city?: string | null;
   email?: string | null;
   ipAddress?: string | null;
+  /** The optional purposes the banner asked for, and those the visitor granted (canonical order). */
+  offeredPurposes?: OptionalPurpose[];
+  grantedPurposes?: OptionalPurpose[];
+  method?: ConsentMethod;
+  /** The regional rule that applied (`opt_in`, `opt_out`, `notice_only`) and the region it was for. */
+  rule?: string;
+  region?: string | null;
 }
 
 /** Dashboard page size (spec section 9). */

@@ -1,5 +1,6 @@
 // The Dashboard (/dashboard, /admin): four stat cards with trends computed from the daily counts, the
-// Consent Trends chart, the top three websites and the ten most recent consent choices.
+// Consent Trends chart, the top three websites, consent by purpose and the ten most recent consent
+// choices.
 import { useQuery } from '@tanstack/react-query';
 import { Ban, ChartPie, Globe, TrendingDown, TrendingUp, Minus, Users, type LucideIcon } from 'lucide-react';
 import { lazy, Suspense } from 'react';
@@ -12,6 +13,7 @@ import { useSession } from '../auth/use-session';
 import { ConsentRecordsList } from '../consents/consent-records-list';
 import { DeadLettersNotice } from '../dead-letters/dead-letters-notice';
 import { OwnerOverQuotaNotice } from '../subscription/over-quota-notice';
+import { PurposeStatsCard } from '../stats/purpose-stats-card';
 import { recentConsentsQueryOptions } from '../consents/queries';
 import {
   consentStatsQueryOptions,
@@ -97,6 +99,8 @@ export function DashboardPage() {
         </Card>
         <TopWebsitesCard />
       </div>
+
+      <PurposeStatsCard className="mt-6" description="Acceptance per purpose and how visitors chose, across your websites, all time" />
 
       <RecentActivityCard websites={websites.data ?? []} />
     </>

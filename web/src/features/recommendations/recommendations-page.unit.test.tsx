@@ -43,7 +43,17 @@ const policyLink: Recommendation = {
   relatedMetrics: ['privacyPolicyUrl'],
 };
 
-const settings = { retentionMonths: 24, ipAddressMode: 'truncated', bannerPosition: 'bottom', bannerTheme: 'light', policyVersion: '1', privacyPolicyUrl: null };
+const settings = {
+  retentionMonths: 24,
+  ipAddressMode: 'truncated',
+  bannerPosition: 'bottom',
+  bannerTheme: 'light',
+  policyVersion: '1',
+  privacyPolicyUrl: null,
+  purposes: ['preferences', 'analytics', 'marketing'],
+  services: [],
+  consentLifetimeMonths: 12,
+};
 
 function report(days: number) {
   return {

@@ -6,7 +6,17 @@ import { describe, expect, it } from 'vitest';
 import { jsonResponse, renderInApp, stubFetch } from '../../test/render';
 import { PrivacyCard } from './privacy-card';
 
-const saved = { retentionMonths: 24, ipAddressMode: 'truncated', bannerPosition: 'bottom', bannerTheme: 'light', policyVersion: '1', privacyPolicyUrl: null };
+const saved = {
+  retentionMonths: 24,
+  ipAddressMode: 'truncated',
+  bannerPosition: 'bottom',
+  bannerTheme: 'light',
+  policyVersion: '1',
+  privacyPolicyUrl: null,
+  purposes: ['preferences', 'analytics', 'marketing'],
+  services: [],
+  consentLifetimeMonths: 12,
+};
 
 describe('Settings → Privacy', () => {
   const websites = [

@@ -1,6 +1,8 @@
-// Consent statistics read models: overall totals, per-website totals and daily counts for trends.
+// Consent statistics read models: overall totals, per-website totals, daily counts for trends and
+// acceptance per purpose.
 import { queryOptions } from '@tanstack/react-query';
 import { getJson } from '../../lib/api';
+import type { ConsentMethod, OptionalPurpose } from '../../lib/purposes';
 
 export interface ConsentStats {
   totalConsents: number;
@@ -42,5 +44,33 @@ export function dailyConsentStatsQueryOptions(days: number = trendWindowDays) {
   return queryOptions({
     queryKey: ['stats', 'consents', 'daily', days],
     queryFn: () => getJson<DailyConsents[]>(`/api/stats/consents/daily?days=${days}`),
+  });
+}
+
+/** Acceptance of one purpose: of the choices whose banner asked for it, how many granted it. */
+export interface PurposeAcceptance {
+  purpose: OptionalPurpose;
+  offered: number;
+  granted: number;
+  /** Percent; null when no banner asked for the purpose. */
+  acceptanceRate: number | null;
+}
+
+/** GET /api/stats/purposes: acceptance per purpose and how the choices were made. */
+export interface PurposeStats {
+  choices: number;
+  byMethod: Record<ConsentMethod, number>;
+  purposes: PurposeAcceptance[];
+}
+
+/** Over one website, or every website of the viewer without one; over the last `days` UTC days, or all time. */
+export function purposeStatsQueryOptions({ websiteId, days }: { websiteId?: string; days?: number } = {}) {
+  const search = new URLSearchParams();
+  if (websiteId !== undefined) search.set('websiteId', websiteId);
+  if (days !== undefined) search.set('days', String(days));
+  const query = search.toString() ? `?${search.toString()}` : '';
+  return queryOptions({
+    queryKey: ['stats', 'purposes', { websiteId: websiteId ?? null, days: days ?? null }],
+    queryFn: () => getJson<PurposeStats>(`/api/stats/purposes${query}`),
   });
 }

@@ -1,6 +1,6 @@
-// The Consent Data tab of a website: its consent totals and rate (all time) and its latest 50
-// consent records, taken from the latest 1,000 records grouped by website on the client (spec
-// sections 7 and 9).
+// The Consent Data tab of a website: its consent totals and rate (all time), its consent by purpose,
+// and its latest 50 consent records, taken from the latest 1,000 records grouped by website on the
+// client (spec sections 7 and 9).
 import { useQuery } from '@tanstack/react-query';
 import { ChartPie, Clock, Users, type LucideIcon } from 'lucide-react';
 import { EmptyState, ErrorState, LoadingState } from '../../components/query-state';
@@ -8,6 +8,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../..
 import { formatDateTime, formatNumber, formatRate } from '../../lib/format';
 import { ConsentRecordsList } from '../consents/consent-records-list';
 import { recentConsentsQueryOptions } from '../consents/queries';
+import { PurposeStatsCard } from '../stats/purpose-stats-card';
 import { websiteStatsQueryOptions } from '../stats/queries';
 
 /** Records fetched for grouping on the client, and how many of one website's are listed. */
@@ -45,6 +46,7 @@ export function ConsentDataTab({ websiteId }: { websiteId: string }) {
           small
         />
       </div>
+      <PurposeStatsCard websiteId={websiteId} description="Acceptance per purpose and how visitors chose on this website, all time" />
       <Card role="region" aria-labelledby="website-consents-title">
         <CardHeader>
           <CardTitle id="website-consents-title">Recent Consent Records</CardTitle>

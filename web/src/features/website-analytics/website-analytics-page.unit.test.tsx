@@ -28,7 +28,17 @@ const record = (id: string, websiteId: string, consentChoice: string, timestamp:
 function stubApi() {
   return stubFetch({
     'GET /api/websites/w1/settings': () =>
-      jsonResponse({ retentionMonths: 24, ipAddressMode: 'truncated', bannerPosition: 'bottom', bannerTheme: 'light', policyVersion: '1', privacyPolicyUrl: null }),
+      jsonResponse({
+        retentionMonths: 24,
+        ipAddressMode: 'truncated',
+        bannerPosition: 'bottom',
+        bannerTheme: 'light',
+        policyVersion: '1',
+        privacyPolicyUrl: null,
+        purposes: ['preferences', 'analytics', 'marketing'],
+        services: [],
+        consentLifetimeMonths: 12,
+      }),
     'GET /api/websites': () => jsonResponse(websites),
     'GET /api/stats/websites': () =>
       jsonResponse([
@@ -41,6 +51,17 @@ function stubApi() {
         record('c2', 'w2', 'accepted', '2024-05-02T12:00:00Z'),
         record('c1', 'w1', 'accepted', '2024-05-01T12:00:00Z'),
       ]),
+    'GET /api/stats/purposes?websiteId=w1': () =>
+      jsonResponse({
+        choices: 2,
+        byMethod: { accept_all: 0, reject_all: 1, custom: 1, gpc: 0, jurisdiction_default: 0 },
+        purposes: [
+          { purpose: 'preferences', offered: 2, granted: 0, acceptanceRate: 0 },
+          { purpose: 'analytics', offered: 2, granted: 1, acceptanceRate: 50 },
+          { purpose: 'marketing', offered: 2, granted: 0, acceptanceRate: 0 },
+          { purpose: 'identification', offered: 0, granted: 0, acceptanceRate: null },
+        ],
+      }),
     'GET /api/analytics/website/w1': () =>
       jsonResponse({
         uniqueVisitors: 15,
@@ -81,6 +102,15 @@ describe('website analytics page', () => {
     const table = screen.getByRole('region', { name: 'Recent Consent Records' });
     const rows = within(within(table).getByRole('table')).getAllByRole('row').slice(1);
     expect(rows.map((row) => within(row).getAllByRole('cell')[1]?.textContent)).toEqual(['Declined', 'Accepted']);
+  });
+
+  it("shows the website's own consent by purpose under Consent Data", async () => {
+    const { requests } = stubApi();
+    renderInApp(<WebsiteAnalyticsPage websiteId="w1" onNavigate={vi.fn()} />);
+    const card = await screen.findByRole('region', { name: 'Consent by purpose' });
+    expect(await within(card).findByText('Customized')).toBeInTheDocument();
+    expect(within(within(card).getByRole('region', { name: 'Acceptance rate' })).getAllByRole('listitem')[1]).toHaveTextContent('Analytics50.0% · 1 of 2');
+    expect(requests.map((request) => request.url)).toContain('/api/stats/purposes?websiteId=w1');
   });
 
   it('asks the route to switch tabs', async () => {

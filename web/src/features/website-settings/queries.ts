@@ -2,6 +2,7 @@
 // under the website's own, ['websites', id, 'settings'], so refreshing the websites refreshes it too.
 import { useMutation, useQueryClient, queryOptions } from '@tanstack/react-query';
 import { getJson, sendJson } from '../../lib/api';
+import type { OptionalPurpose } from '../../lib/purposes';
 import type { BannerPosition, BannerTheme } from '../../lib/snippet';
 
 export type IpAddressMode = 'truncated' | 'full';
@@ -13,7 +14,23 @@ export interface WebsiteSettings {
   bannerTheme: BannerTheme;
   policyVersion: string;
   privacyPolicyUrl: string | null;
+  /** The optional purposes the banner asks for (at least one, canonical order). */
+  purposes: OptionalPurpose[];
+  /** The services and cookies the banner lists under the purposes; a change sends the whole list. */
+  services: PurposeService[];
+  /** How long a choice stands before the banner asks again (1–24, default 12). */
+  consentLifetimeMonths: number;
 }
+
+export interface PurposeService {
+  purpose: OptionalPurpose;
+  name: string;
+  description: string;
+  cookies: string[];
+}
+
+/** The settings the recommendation rules read; only a change of one of them makes the reports stale. */
+const recommendationInputs = ['retentionMonths', 'ipAddressMode', 'privacyPolicyUrl'] as const satisfies readonly (keyof WebsiteSettings)[];
 
 export function websiteSettingsQueryOptions(websiteId: string) {
   return queryOptions({
@@ -28,10 +45,11 @@ export function useUpdateWebsiteSettings(websiteId: string) {
   return useMutation({
     mutationFn: (change: Partial<WebsiteSettings>) =>
       sendJson<WebsiteSettings>('PATCH', `/api/websites/${encodeURIComponent(websiteId)}/settings`, change),
-    onSuccess: async (settings) => {
+    onSuccess: async (settings, change) => {
       queryClient.setQueryData(websiteSettingsQueryOptions(websiteId).queryKey, settings);
-      // Retention, IP address mode and the privacy policy link are inputs of the recommendation rules.
-      await queryClient.invalidateQueries({ queryKey: ['recommendations'] });
+      if (recommendationInputs.some((name) => change[name] !== undefined)) {
+        await queryClient.invalidateQueries({ queryKey: ['recommendations'] });
+      }
     },
   });
 }

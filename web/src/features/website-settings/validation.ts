@@ -1,6 +1,6 @@
 // The rules of the website settings form, matching the api's: retention a whole number of months
-// from 1 to 120 (default 24, spec sections 5 and 9), an http(s) privacy policy URL or none, and a
-// policy version of 1 to 64 characters.
+// from 1 to 120 (default 24, spec sections 5 and 9), an http(s) privacy policy URL or none, a
+// policy version of 1 to 64 characters, and the consent purposes, services and lifetime below.
 
 export const retentionMonthsMin = 1;
 export const retentionMonthsMax = 120;
@@ -38,4 +38,69 @@ export function checkPolicyVersion(input: string): Checked<string> {
   const text = input.trim();
   if (text.length < 1 || text.length > 64) return { ok: false, problem: 'Enter a policy version of 1 to 64 characters.' };
   return { ok: true, value: text };
+}
+
+// Consent purposes, the services listed under them and the consent lifetime, matching the api's
+// rules: at least one purpose; at most 200 services, each with a name of 1 to 100 characters, a
+// description of at most 300 and at most 50 cookie names of 1 to 100 characters; a lifetime of 1 to
+// 24 months (default 12).
+
+export const consentLifetimeMonthsMin = 1;
+export const consentLifetimeMonthsMax = 24;
+export const defaultConsentLifetimeMonths = 12;
+export const maxServices = 200;
+export const maxServiceNameLength = 100;
+export const maxServiceDescriptionLength = 300;
+export const maxServiceCookies = 50;
+export const maxCookieNameLength = 100;
+
+export const purposesProblem = 'Choose at least one purpose to ask for.';
+export const consentLifetimeProblem = `Enter a whole number of months from ${consentLifetimeMonthsMin} to ${consentLifetimeMonthsMax}.`;
+
+export function checkPurposes<T>(purposes: readonly T[]): Checked<T[]> {
+  return purposes.length === 0 ? { ok: false, problem: purposesProblem } : { ok: true, value: [...purposes] };
+}
+
+export function checkConsentLifetimeMonths(input: string): Checked<number> {
+  const text = input.trim();
+  if (!/^\d+$/.test(text)) return { ok: false, problem: consentLifetimeProblem };
+  const months = Number(text);
+  if (months < consentLifetimeMonthsMin || months > consentLifetimeMonthsMax) return { ok: false, problem: consentLifetimeProblem };
+  return { ok: true, value: months };
+}
+
+/** `_ga, _gid,` → `['_ga', '_gid']`: names separated by commas, blanks between them left out. */
+export function parseCookieNames(input: string): string[] {
+  return input
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name.length > 0);
+}
+
+/** The cookie names as the editor shows them: `_ga, _gid`. */
+export function formatCookieNames(cookies: readonly string[]): string {
+  return cookies.join(', ');
+}
+
+export function checkServiceName(input: string): Checked<string> {
+  const text = input.trim();
+  if (text.length === 0) return { ok: false, problem: 'Enter the name of the service.' };
+  if (text.length > maxServiceNameLength) return { ok: false, problem: `Use a name of at most ${maxServiceNameLength} characters.` };
+  return { ok: true, value: text };
+}
+
+export function checkServiceDescription(input: string): Checked<string> {
+  const text = input.trim();
+  if (text.length > maxServiceDescriptionLength) {
+    return { ok: false, problem: `Use a description of at most ${maxServiceDescriptionLength} characters.` };
+  }
+  return { ok: true, value: text };
+}
+
+export function checkCookieNames(input: string): Checked<string[]> {
+  const names = parseCookieNames(input);
+  if (names.length > maxServiceCookies) return { ok: false, problem: `List at most ${maxServiceCookies} cookies.` };
+  const long = names.find((name) => name.length > maxCookieNameLength);
+  if (long !== undefined) return { ok: false, problem: `Use cookie names of at most ${maxCookieNameLength} characters.` };
+  return { ok: true, value: names };
 }

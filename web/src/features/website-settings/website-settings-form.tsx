@@ -1,9 +1,10 @@
 // Edits one website's settings. `privacy` shows what Settings → Privacy offers (retention period and
-// IP address storage); `all` adds the banner defaults, privacy policy link and policy version (the
+// IP address storage); `all` adds the banner defaults, privacy policy link, policy version, the
+// consent purposes with the services and cookies listed under them, and the consent lifetime (the
 // Settings tab of /website-analytics). The form fills from the loaded settings and sends only what
 // changed; Save stays off while a field is invalid or nothing changed.
 import { useQuery } from '@tanstack/react-query';
-import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { LoadingState } from '../../components/query-state';
 import { useToast } from '../../components/toaster';
 import { Button } from '../../components/ui/button';
@@ -12,12 +13,19 @@ import { Label } from '../../components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../components/ui/select';
 import { Switch } from '../../components/ui/switch';
 import { getServerMessage } from '../../lib/api';
+import type { OptionalPurpose } from '../../lib/purposes';
 import type { BannerPosition, BannerTheme } from '../../lib/snippet';
-import { useUpdateWebsiteSettings, websiteSettingsQueryOptions, type WebsiteSettings } from './queries';
+import { PurposeCheckboxes, ServicesEditor, toServiceDrafts, toServices, type ServiceDraft } from './purpose-fields';
+import { useUpdateWebsiteSettings, websiteSettingsQueryOptions, type PurposeService, type WebsiteSettings } from './queries';
 import {
+  checkConsentLifetimeMonths,
   checkPolicyVersion,
   checkPrivacyPolicyUrl,
+  checkPurposes,
   checkRetentionMonths,
+  consentLifetimeMonthsMax,
+  consentLifetimeMonthsMin,
+  defaultConsentLifetimeMonths,
   defaultRetentionMonths,
   promisedRetentionMonths,
   retentionMonthsMax,
@@ -33,6 +41,9 @@ interface SettingsForm {
   bannerTheme: BannerTheme;
   privacyPolicyUrl: string;
   policyVersion: string;
+  purposes: OptionalPurpose[];
+  services: ServiceDraft[];
+  consentLifetimeMonths: string;
 }
 
 function toForm(settings: WebsiteSettings): SettingsForm {
@@ -43,7 +54,15 @@ function toForm(settings: WebsiteSettings): SettingsForm {
     bannerTheme: settings.bannerTheme,
     privacyPolicyUrl: settings.privacyPolicyUrl ?? '',
     policyVersion: settings.policyVersion,
+    purposes: [...settings.purposes],
+    services: toServiceDrafts(settings.services),
+    consentLifetimeMonths: String(settings.consentLifetimeMonths ?? defaultConsentLifetimeMonths),
   };
+}
+
+/** The saved list as the form would send it, so an untouched list never counts as a change. */
+function sameServices(services: readonly PurposeService[], saved: readonly PurposeService[]): boolean {
+  return JSON.stringify(services) === JSON.stringify(toServices(toServiceDrafts(saved)) ?? saved);
 }
 
 export function WebsiteSettingsForm({ websiteId, fields }: { websiteId: string; fields: WebsiteSettingsFields }) {
@@ -65,12 +84,18 @@ function SettingsFormFields({ websiteId, saved, fields }: { websiteId: string; s
   const update = useUpdateWebsiteSettings(websiteId);
   const { toast } = useToast();
   const id = useId();
+  // Service rows are keyed 0, 1, 2, … when (re)filled from saved settings; new rows count on from
+  // there, and there are never more rows than keys handed out, so a key is never reused.
+  const nextServiceKey = useRef(saved.services.length);
 
   const retention = checkRetentionMonths(form.retentionMonths);
   const privacyPolicyUrl = checkPrivacyPolicyUrl(form.privacyPolicyUrl);
   const policyVersion = checkPolicyVersion(form.policyVersion);
+  const purposes = checkPurposes(form.purposes);
+  const services = toServices(form.services);
+  const consentLifetime = checkConsentLifetimeMonths(form.consentLifetimeMonths);
   const all = fields === 'all';
-  const valid = retention.ok && (!all || (privacyPolicyUrl.ok && policyVersion.ok));
+  const valid = retention.ok && (!all || (privacyPolicyUrl.ok && policyVersion.ok && purposes.ok && services !== null && consentLifetime.ok));
 
   const change: Partial<WebsiteSettings> = {};
   if (retention.ok && retention.value !== saved.retentionMonths) change.retentionMonths = retention.value;
@@ -81,6 +106,9 @@ function SettingsFormFields({ websiteId, saved, fields }: { websiteId: string; s
     if (form.bannerTheme !== saved.bannerTheme) change.bannerTheme = form.bannerTheme;
     if (privacyPolicyUrl.ok && privacyPolicyUrl.value !== saved.privacyPolicyUrl) change.privacyPolicyUrl = privacyPolicyUrl.value;
     if (policyVersion.ok && policyVersion.value !== saved.policyVersion) change.policyVersion = policyVersion.value;
+    if (purposes.ok && purposes.value.join() !== saved.purposes.join()) change.purposes = purposes.value;
+    if (services !== null && !sameServices(services, saved.services)) change.services = services;
+    if (consentLifetime.ok && consentLifetime.value !== saved.consentLifetimeMonths) change.consentLifetimeMonths = consentLifetime.value;
   }
   const changed = Object.keys(change).length > 0;
 
@@ -107,6 +135,8 @@ function SettingsFormFields({ websiteId, saved, fields }: { websiteId: string; s
     urlHint: `${id}-url-hint`,
     version: `${id}-version`,
     versionHint: `${id}-version-hint`,
+    lifetime: `${id}-lifetime`,
+    lifetimeHint: `${id}-lifetime-hint`,
   };
 
   return (
@@ -208,6 +238,37 @@ function SettingsFormFields({ websiteId, saved, fields }: { websiteId: string; s
               aria-invalid={!policyVersion.ok}
               aria-describedby={ids.versionHint}
               onChange={(event) => setForm({ ...form, policyVersion: event.target.value })}
+            />
+          </Field>
+
+          <PurposeCheckboxes
+            value={form.purposes}
+            problem={purposes.ok ? null : purposes.problem}
+            onChange={(next) => setForm({ ...form, purposes: next })}
+          />
+
+          <ServicesEditor
+            value={form.services}
+            askedPurposes={form.purposes}
+            onChange={(next) => setForm({ ...form, services: next })}
+            newKey={() => nextServiceKey.current++}
+          />
+
+          <Field
+            label="Consent lifetime (months)"
+            htmlFor={ids.lifetime}
+            hintId={ids.lifetimeHint}
+            problem={consentLifetime.ok ? null : consentLifetime.problem}
+            hint={`How long a visitor's choice stands before the banner asks again. A whole number from ${consentLifetimeMonthsMin} to ${consentLifetimeMonthsMax}; default ${defaultConsentLifetimeMonths}.`}
+          >
+            <Input
+              id={ids.lifetime}
+              inputMode="numeric"
+              className="max-w-32"
+              value={form.consentLifetimeMonths}
+              aria-invalid={!consentLifetime.ok}
+              aria-describedby={ids.lifetimeHint}
+              onChange={(event) => setForm({ ...form, consentLifetimeMonths: event.target.value })}
             />
           </Field>
         </>
