@@ -2,6 +2,7 @@
 // every reader and writer of the log goes through (type guard, parse, upcast, category).
 import type { z } from 'zod';
 import { BannerShown, EngagementRecorded, PageHidden, PageViewed } from './analytics';
+import { BannerTextsPublished } from './banner';
 import { BrandingChanged } from './branding';
 import { EventsPurged, LedgerSealed, SubjectErased } from './compliance';
 import { ConsentDeclined, ConsentGiven } from './consent';
@@ -48,6 +49,7 @@ export const eventCatalogue = catalogueOf({
   LedgerSealed,
   EventsPurged,
   SubjectErased,
+  BannerTextsPublished,
 });
 
 export type EventCatalogue = typeof eventCatalogue;

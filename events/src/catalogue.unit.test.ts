@@ -1,5 +1,6 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import * as analytics from './analytics';
+import * as banner from './banner';
 import * as branding from './branding';
 import {
   categoryOf,
@@ -46,6 +47,7 @@ const families: Family[] = [
   { category: 'site-content', types: siteContent.siteContentEventTypes, module: siteContent },
   { category: 'export', types: exports.exportEventTypes, module: exports },
   { category: 'compliance', types: compliance.complianceEventTypes, module: compliance },
+  { category: 'banner', types: banner.bannerEventTypes, module: banner },
 ];
 
 function isEventDefinition(value: unknown): value is EventDefinition {
@@ -94,7 +96,7 @@ describe('the catalogue', () => {
   it('covers every family and no other type', () => {
     const familyTypes = families.flatMap((family) => family.types);
     expect([...familyTypes].sort()).toEqual([...eventTypes].sort());
-    expect(eventTypes).toHaveLength(22);
+    expect(eventTypes).toHaveLength(23);
   });
 
   it('is frozen', () => {
@@ -128,11 +130,13 @@ describe('the catalogue', () => {
       | branding.BrandingEvent
       | siteContent.SiteContentEvent
       | exports.ExportEvent
-      | compliance.ComplianceEvent;
+      | compliance.ComplianceEvent
+      | banner.BannerEvent;
     expectTypeOf<AllFamilies>().toEqualTypeOf<DomainEvent>();
 
     // Each family's list of type names is exactly the names of its union.
     expectTypeOf<(typeof consent.consentEventTypes)[number]>().toEqualTypeOf<consent.ConsentEvent['type']>();
+    expectTypeOf<(typeof banner.bannerEventTypes)[number]>().toEqualTypeOf<banner.BannerEvent['type']>();
     expectTypeOf<(typeof analytics.analyticsEventTypes)[number]>().toEqualTypeOf<analytics.AnalyticsEvent['type']>();
     expectTypeOf<(typeof website.websiteEventTypes)[number]>().toEqualTypeOf<website.WebsiteEvent['type']>();
     expectTypeOf<(typeof user.userEventTypes)[number]>().toEqualTypeOf<user.UserEvent['type']>();
@@ -287,6 +291,8 @@ describe('a switch over every event type', () => {
       case 'EventsPurged':
       case 'SubjectErased':
         return 'compliance';
+      case 'BannerTextsPublished':
+        return 'banner';
       default: {
         const unhandled: never = event;
         throw new Error(`Unhandled event ${JSON.stringify(unhandled)}`);

@@ -12,6 +12,7 @@ export const eventCategories = [
   'site-content',
   'export',
   'compliance',
+  'banner',
 ] as const;
 export type EventCategory = (typeof eventCategories)[number];
 

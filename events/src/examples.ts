@@ -2,6 +2,7 @@
 // The mapped type makes a missing example for a new event type a compile error.
 import type { EventData, EventType } from './catalogue';
 import { defaultSiteContent } from './site-content';
+import { shippedTexts } from './banner-texts';
 
 export const exampleIds = {
   websiteId: '6f1c2b7e-3a4d-4e5f-8a9b-0c1d2e3f4a5b',
@@ -151,6 +152,13 @@ export const exampleEventData: { readonly [T in EventType]: EventData<T> } = {
     format: 'csv',
     rowCount: 1_250,
     exportedAt: '2024-05-07T08:00:00.000Z',
+  },
+  BannerTextsPublished: {
+    textsHash: '3f0a8c5d2e9b7a6c1d4e8f2a0b3c5d7e9f1a2b4c6d8e0f1a3b5c7d9e1f2a4b6c',
+    language: 'de',
+    companyName: 'Example Bakery',
+    texts: shippedTexts.de,
+    publishedAt: '2024-05-07T09:00:00.000Z',
   },
   LedgerSealed: {
     sequence: 2,

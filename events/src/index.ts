@@ -54,6 +54,7 @@ export type { BannerPosition, BannerTheme, DeviceClass, SubscriptionTier } from 
 export * from './purposes';
 export * from './jurisdictions';
 export * from './banner-texts';
+export * from './banner';
 export * from './consent';
 export * from './analytics';
 export * from './website';

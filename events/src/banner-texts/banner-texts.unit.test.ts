@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { BannerTextsPublishedData, bannerTextsEventId } from '../banner';
 import {
   bannerLanguages,
   bannerTextKeys,
@@ -75,10 +77,31 @@ describe("an owner's overrides", () => {
 });
 
 describe('canonicalBannerTexts', () => {
-  it('is the same string whatever the key order, and differs with any text or the language', () => {
+  it('is the same string whatever the key order, and differs with any text, the language or the company', () => {
     const reversed = Object.fromEntries(Object.entries(englishTexts).reverse()) as typeof englishTexts;
-    expect(canonicalBannerTexts('en', reversed)).toBe(canonicalBannerTexts('en', englishTexts));
-    expect(canonicalBannerTexts('en', { ...englishTexts, title: 'x' })).not.toBe(canonicalBannerTexts('en', englishTexts));
-    expect(canonicalBannerTexts('de', englishTexts)).not.toBe(canonicalBannerTexts('en', englishTexts));
+    const base = canonicalBannerTexts('en', englishTexts, 'Acme');
+    expect(canonicalBannerTexts('en', reversed, 'Acme')).toBe(base);
+    expect(canonicalBannerTexts('en', { ...englishTexts, title: 'x' }, 'Acme')).not.toBe(base);
+    expect(canonicalBannerTexts('de', englishTexts, 'Acme')).not.toBe(base);
+    expect(canonicalBannerTexts('en', englishTexts, 'Acme Ltd')).not.toBe(base);
+  });
+});
+
+describe('BannerTextsPublished', () => {
+  it('takes every shipped language as published texts, and refuses a set with a text missing', () => {
+    for (const language of bannerLanguages) {
+      const data = { textsHash: 'a'.repeat(64), language, companyName: 'Acme', texts: shippedTexts[language], publishedAt: '2026-01-01T00:00:00.000Z' };
+      expect(BannerTextsPublishedData.safeParse(data).success, language).toBe(true);
+    }
+    const { title: _title, ...missing } = englishTexts;
+    const data = { textsHash: 'a'.repeat(64), language: 'en', companyName: 'Acme', texts: missing, publishedAt: '2026-01-01T00:00:00.000Z' };
+    expect(BannerTextsPublishedData.safeParse(data).success).toBe(false);
+  });
+
+  it('has an event id derived from the hash: a valid UUID, the same for the same texts', () => {
+    const hash = createHash('sha256').update('x').digest('hex');
+    expect(bannerTextsEventId(hash)).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(bannerTextsEventId(hash)).toBe(bannerTextsEventId(hash));
+    expect(bannerTextsEventId(createHash('sha256').update('y').digest('hex'))).not.toBe(bannerTextsEventId(hash));
   });
 });

@@ -65,12 +65,12 @@ export function bannerTextsFor(language: BannerLanguage, overrides: BannerTextOv
 }
 
 /**
- * A language's texts as one canonical JSON string (language first, then the keys in their fixed
- * order): its SHA-256 is the `textsHash` a consent event names, so the receipt can show the visitor
- * exactly what they read.
+ * A language's texts, and the company name `{company}` stands for, as one canonical JSON string
+ * (language and company first, then the keys in their fixed order): its SHA-256 is the `textsHash` a
+ * consent event names, so the receipt can show the visitor exactly what they read.
  */
-export function canonicalBannerTexts(language: BannerLanguage, texts: BannerTexts): string {
-  const canonical: Record<string, string> = { language };
+export function canonicalBannerTexts(language: BannerLanguage, texts: BannerTexts, companyName: string): string {
+  const canonical: Record<string, string> = { language, company: companyName };
   for (const key of bannerTextKeys) canonical[key] = texts[key as BannerTextKey];
   return JSON.stringify(canonical);
 }

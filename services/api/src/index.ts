@@ -10,5 +10,5 @@ export { verificationRoutes } from './verification/routes';
 export { liveRoutes } from './live/routes';
 export { webAppPlugin, type WebAppOptions } from './web-app';
 export { receiptRoutes, type ReceiptRoutesOptions } from './receipts/routes';
-export { bannerTexts, buildConsentReceipt, sealKeyPath, type ConsentReceipt } from './receipts/receipt';
+export { widgetOneTexts, buildConsentReceipt, sealKeyPath, type ConsentReceipt } from './receipts/receipt';
 export { createSmtpMailer, type Mailer, type MailMessage } from './mail/mailer';

@@ -365,7 +365,7 @@ describe('the widget assets', () => {
       language: 'en',
       dir: 'ltr',
       texts: englishTexts,
-      textsHash: createHash('sha256').update(canonicalBannerTexts('en', englishTexts)).digest('hex'),
+      textsHash: createHash('sha256').update(canonicalBannerTexts('en', englishTexts, 'Shop & Co')).digest('hex'),
       regional: true,
     });
     expect(response.headers['cache-control']).toBe('public, max-age=60');
@@ -391,7 +391,20 @@ describe('the widget assets', () => {
     expect(overridden.texts).toEqual({ ...shippedTexts.de, title: 'Cookies bei {company}' });
     // The hash names the texts shown: the owner's wording is another text.
     expect(overridden.textsHash).not.toBe(german.textsHash);
-    expect(overridden.textsHash).toBe(createHash('sha256').update(canonicalBannerTexts('de', overridden.texts)).digest('hex'));
+    expect(overridden.textsHash).toBe(createHash('sha256').update(canonicalBannerTexts('de', overridden.texts, 'Test Shop')).digest('hex'));
+    // Each set of texts is in the ledger once, under its hash, before any visitor saw it.
+    await config(french, 'de');
+    const { rows } = await db.pool.query('SELECT stream_id, data FROM events WHERE type = $1 AND data->>$2 = $3', [
+      'BannerTextsPublished',
+      'textsHash',
+      overridden.textsHash,
+    ]);
+    expect(rows).toEqual([
+      {
+        stream_id: `banner-texts-${overridden.textsHash}`,
+        data: { textsHash: overridden.textsHash, language: 'de', companyName: 'Test Shop', texts: overridden.texts, publishedAt: expect.any(String) },
+      },
+    ]);
   });
 
   it('serve the logo as an image that cannot run script', async () => {

@@ -3,15 +3,26 @@
 // what the visitor was shown, what they chose — plus the event exactly as stored and its Merkle
 // inclusion proof against a signed seal, which anyone can check offline with the published key and
 // node:crypto (docs/compliance.md, services/jobs/scripts/verify-receipt.mjs).
-import { optionalPurposes, upcastEventData, type ConsentChoiceData, type ConsentMethod, type ConsentSource, type OptionalPurpose } from '@consentry/events';
+import {
+  bannerTextKeys,
+  bannerTextsStreamId,
+  optionalPurposes,
+  upcastEventData,
+  type BannerTexts,
+  type BannerTextsPublishedData,
+  type ConsentChoiceData,
+  type ConsentMethod,
+  type ConsentSource,
+  type OptionalPurpose,
+} from '@consentry/events';
 import { proveEvent, type InclusionProof, type Queryable, type SealedEvent } from '@consentry/infra';
 import { findBranding, getUser, getWebsite } from '@consentry/projections';
 
 /**
- * The banner's texts, as widget/src/banner.ts shows them (a unit test keeps the two the same):
- * what the visitor read before choosing.
+ * What widget 1 showed, in English only, before texts were published with the config: the notice of
+ * every choice recorded without a `textsHash`.
  */
-export const bannerTexts = {
+export const widgetOneTexts = {
   heading: (companyName: string) => `${companyName} uses cookies`,
   notice: 'We use cookies for analytics and marketing only if you accept. You can change your choice at any time.',
   privacyLink: 'Privacy policy',
@@ -68,12 +79,18 @@ export interface ConsentReceipt {
   };
   readonly notice: {
     readonly policyVersion: string;
-    readonly language: string | null;
+    /** The language the banner was shown in (`shownLanguage`; widget 1 spoke English). */
+    readonly language: string;
+    /** The visitor's browser language. */
+    readonly browserLanguage: string | null;
     readonly heading: string;
     readonly text: string;
     readonly buttons: readonly string[];
     readonly privacyPolicyLink: string | null;
     readonly pageUrl: string | null;
+    /** The hash the consent event names, and every text shown under it, `{company}` filled in. */
+    readonly textsHash: string | null;
+    readonly texts: Readonly<Record<string, string>> | null;
   };
   /** The event as stored in the ledger; its canonical JSON is the proof's leaf. */
   readonly event: SealedEvent;
@@ -106,6 +123,7 @@ export async function buildConsentReceipt(db: Queryable, consentId: string, opti
   const branding = website ? await findBranding(db, website.ownerId) : null;
   const companyName = branding?.companyName ?? website?.name ?? 'The website owner';
   const accepted = proven.event.type === 'ConsentGiven';
+  const shown = data.textsHash ? await findPublishedTexts(db, data.textsHash) : null;
   return {
     version: 'consentry-receipt/1 (after Kantara Consent Receipt v1.1)',
     consentReceiptId: proven.event.eventId,
@@ -134,15 +152,31 @@ export async function buildConsentReceipt(db: Queryable, consentId: string, opti
       ],
       termination: 'Until the visitor changes their choice (the banner’s floating button) or the controller changes the policy version.',
     },
-    notice: {
-      policyVersion: data.policyVersion,
-      language: data.language,
-      heading: bannerTexts.heading(companyName),
-      text: bannerTexts.notice,
-      buttons: bannerTexts.buttons,
-      privacyPolicyLink: website?.privacyPolicyUrl ?? null,
-      pageUrl: data.pageUrl,
-    },
+    notice: shown
+      ? {
+          policyVersion: data.policyVersion,
+          language: shown.language,
+          browserLanguage: data.language,
+          heading: shown.texts.title,
+          text: shown.texts.notice,
+          buttons: [shown.texts.customize, shown.texts.rejectAll, shown.texts.acceptAll],
+          privacyPolicyLink: website?.privacyPolicyUrl ?? null,
+          pageUrl: data.pageUrl,
+          textsHash: data.textsHash,
+          texts: shown.texts,
+        }
+      : {
+          policyVersion: data.policyVersion,
+          language: data.shownLanguage ?? 'en',
+          browserLanguage: data.language,
+          heading: widgetOneTexts.heading(companyName),
+          text: widgetOneTexts.notice,
+          buttons: widgetOneTexts.buttons,
+          privacyPolicyLink: website?.privacyPolicyUrl ?? null,
+          pageUrl: data.pageUrl,
+          textsHash: data.textsHash,
+          texts: null,
+        },
     event: proven.event,
     proofStatus: !proven.proof ? 'pending-seal' : proven.rewrittenSinceSealed ? 'personal-data-erased-after-sealing' : 'sealed',
     proof: proven.proof,
@@ -152,4 +186,18 @@ export async function buildConsentReceipt(db: Queryable, consentId: string, opti
       howTo: 'node verify-receipt.mjs receipt.json seal-key.pem (docs/compliance.md): checks the event against the summary, its inclusion in the seal, the seal hash and its Ed25519 signature.',
     },
   };
+}
+
+/** The texts published under `hash`, `{company}` filled in as the banner did; null when not recorded. */
+async function findPublishedTexts(db: Queryable, hash: string): Promise<{ language: string; texts: BannerTexts } | null> {
+  const { rows } = await db.query<{ data: BannerTextsPublishedData }>({
+    name: 'find-published-banner-texts',
+    text: `SELECT data FROM events WHERE stream_id = $1 AND type = 'BannerTextsPublished' ORDER BY position LIMIT 1`,
+    values: [bannerTextsStreamId(hash)],
+  });
+  const published = rows[0]?.data;
+  if (!published) return null;
+  const texts = { ...published.texts };
+  for (const key of bannerTextKeys) texts[key] = texts[key].replaceAll('{company}', published.companyName);
+  return { language: published.language, texts };
 }

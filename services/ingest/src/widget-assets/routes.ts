@@ -7,7 +7,6 @@ import { readFile } from 'node:fs/promises';
 import {
   bannerLanguage,
   bannerTextsFor,
-  canonicalBannerTexts,
   consentRule,
   defaultBranding,
   optionalPurpose,
@@ -28,6 +27,7 @@ import type { GeoLocator } from '../enrich/geo';
 import { normaliseIp } from '../enrich/ip-address';
 import { ruleFor } from '../enrich/rule';
 import type { WebsiteResolver } from '../website-resolver';
+import { createBannerTextsPublisher } from './banner-texts';
 
 export interface WidgetAssetOptions {
   readonly pool: Db;
@@ -112,6 +112,7 @@ export const widgetAssetRoutes: FastifyPluginAsyncZod<WidgetAssetOptions> = asyn
     return website;
   }
 
+  const bannerTexts = createBannerTextsPublisher(options.pool);
   const configTtlMs = options.configCacheTtlMs ?? 5_000;
   const configCache = new Map<string, { body: Promise<string>; expires: number }>();
   const renderConfig = async (embedCode: string, asked: string | undefined): Promise<string> => {
@@ -119,10 +120,12 @@ export const widgetAssetRoutes: FastifyPluginAsyncZod<WidgetAssetOptions> = asyn
     const branding = await findBranding(options.pool, website.ownerId);
     const language = resolveBannerLanguage(asked, website.defaultLanguage);
     const texts = bannerTextsFor(language, website.textOverrides);
+    // An owner who has not set up branding shows the website's own name, not ours.
+    const companyName = branding?.companyName ?? website.name;
+    const textsHash = await bannerTexts.publish(language, companyName, texts);
     return JSON.stringify({
       websiteId: website.id,
-      // An owner who has not set up branding shows the website's own name, not ours.
-      companyName: branding?.companyName ?? website.name,
+      companyName,
       logoUrl: branding?.logoUrl ? `${options.publicUrl}/api/widget/logo/${website.embedCode}` : null,
       primaryColor: branding?.primaryColor ?? defaultBranding.primaryColor,
       privacyPolicyUrl: website.privacyPolicyUrl,
@@ -136,7 +139,7 @@ export const widgetAssetRoutes: FastifyPluginAsyncZod<WidgetAssetOptions> = asyn
       language,
       dir: textDirection(language),
       texts,
-      textsHash: createHash('sha256').update(canonicalBannerTexts(language, texts)).digest('hex'),
+      textsHash,
       regional: !website.forceOptIn,
     });
   };

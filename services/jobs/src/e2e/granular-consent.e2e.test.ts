@@ -10,6 +10,7 @@ import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildConsentReceipt } from '@consentry/api';
 import { canonicalBannerTexts, shippedTexts } from '@consentry/events';
 import { appendToStream, loadConfig } from '@consentry/infra';
 import { createTestDatabase, freePort, launchChromium, serveStaticPages, waitFor, type TestDatabase } from '@consentry/infra/testing';
@@ -231,8 +232,18 @@ describe('languages', () => {
       const [event] = await waitForConsents(p, 1);
       expect(event?.data).toMatchObject({
         shownLanguage: 'de',
-        textsHash: createHash('sha256').update(canonicalBannerTexts('de', shippedTexts.de)).digest('hex'),
+        textsHash: createHash('sha256').update(canonicalBannerTexts('de', shippedTexts.de, 'Bäckerei Example')).digest('hex'),
       });
+      // The receipt shows the visitor the words they read, in German.
+      const { rows } = await db.pool.query<{ event_id: string }>(`SELECT event_id FROM events WHERE data->>'visitorId' = $1`, [event?.data.visitorId]);
+      const receipt = await buildConsentReceipt(db.pool, rows[0]!.event_id, { publicUrl: serviceUrl, keyId: 'test' });
+      expect(receipt?.notice).toMatchObject({
+        language: 'de',
+        heading: 'Bäckerei Example verwendet Cookies',
+        text: shippedTexts.de.notice,
+        buttons: [shippedTexts.de.customize, shippedTexts.de.rejectAll, shippedTexts.de.acceptAll],
+      });
+      expect(receipt?.notice.texts?.save).toBe(shippedTexts.de.save);
       await context.close();
     } finally {
       await german.close();
