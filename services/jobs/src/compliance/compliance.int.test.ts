@@ -4,7 +4,7 @@
 // after both; a receipt's proof checks out with the standalone script and a changed one does not.
 import { execFile } from 'node:child_process';
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
