@@ -64,6 +64,10 @@ function metricsGrid(): RecommendationMetrics[] {
               { position: 'top', theme: 'dark', days: 5, impressions: 500, answers: 450, accepted: 200 },
             ],
             lastEventDay: rate === 5 ? null : rate === 25 ? '2026-06-01' : '2026-06-30',
+            purposes: [
+              { purpose: 'analytics', offered: 1000, granted: rate / 2 },
+              { purpose: 'identification', offered: 500, granted: 0 },
+            ],
             website: { retentionMonths: 60, ipAddressMode: 'full', privacyPolicyUrl: null },
           }),
         );

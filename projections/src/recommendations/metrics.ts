@@ -2,7 +2,7 @@
 // dimensions, banner impressions, website activity, websites). Building is split in two: the queries
 // gather rows, and `toRecommendationMetrics` turns rows into metrics without I/O, so the derived
 // figures (banner variants on single-variant days, device groups) are unit-testable.
-import type { BannerPosition, BannerTheme, ConsentSource, IpAddressMode } from '@consentry/events';
+import type { BannerPosition, BannerTheme, ConsentSource, IpAddressMode, OptionalPurpose } from '@consentry/events';
 import type { Queryable } from '@consentry/infra';
 import type { AnalyticsRange } from '../analytics/queries';
 import {
@@ -14,6 +14,7 @@ import {
   type DailyChoices,
 } from '../consent-dimensions/queries';
 import { getLastEventAt } from '../website-activity/projection';
+import { getPurposeSummary } from '../consent-purposes/queries';
 import type { Website } from '../websites/queries';
 
 export interface ChoiceCounts {
@@ -56,6 +57,8 @@ export interface RecommendationMetrics {
   readonly currentVariant: { readonly position: BannerPosition; readonly theme: BannerTheme } | null;
   /** UTC day the ledger last received any event of the website (website-activity); null if never. */
   readonly lastEventDay: string | null;
+  /** Per purpose, in the period: the choices that offered it and those that granted it. */
+  readonly purposes: readonly { readonly purpose: OptionalPurpose; readonly offered: number; readonly granted: number }[];
   readonly website: {
     readonly isActive: boolean;
     readonly createdAt: string;
@@ -89,6 +92,7 @@ export interface RecommendationInputs {
   readonly impressions: readonly DailyBannerImpressions[];
   readonly bannerChoices: readonly DailyChoices[];
   readonly lastEventDay: string | null;
+  readonly purposes?: RecommendationMetrics['purposes'];
 }
 
 /** Rows → metrics. Pure. */
@@ -145,6 +149,7 @@ export function toRecommendationMetrics(inputs: RecommendationInputs): Recommend
     bannerVariants: [...variants.values()].sort((a, b) => `${a.position}/${a.theme}`.localeCompare(`${b.position}/${b.theme}`)),
     currentVariant: latestOnly ? { position: latestOnly.position, theme: latestOnly.theme } : null,
     lastEventDay: inputs.lastEventDay,
+    purposes: inputs.purposes ?? [],
     website: {
       isActive: inputs.website.isActive,
       createdAt: inputs.website.createdAt,
@@ -163,12 +168,14 @@ export async function gatherRecommendationMetrics(
 ): Promise<RecommendationMetrics> {
   const today = options.now.toISOString().slice(0, 10);
   const range: AnalyticsRange = { websiteId: website.id, fromDay: addDays(today, -(options.days - 1)), toDay: today };
-  const [dimensions, impressions, bannerChoices, lastEventAt] = await Promise.all([
+  const [dimensions, impressions, bannerChoices, lastEventAt, purposeSummary] = await Promise.all([
     getConsentCountsByDimension(db, range),
     getDailyBannerImpressions(db, range),
     getDailyBannerChoices(db, range),
     getLastEventAt(db, website.id),
+    getPurposeSummary(db, { websiteIds: [website.id], fromDay: range.fromDay, toDay: range.toDay }),
   ]);
   const lastEventDay = lastEventAt === null ? null : lastEventAt.slice(0, 10);
-  return toRecommendationMetrics({ website, days: options.days, today, dimensions, impressions, bannerChoices, lastEventDay });
+  const purposes = purposeSummary.purposes.map(({ purpose, offered, granted }) => ({ purpose, offered, granted }));
+  return toRecommendationMetrics({ website, days: options.days, today, dimensions, impressions, bannerChoices, lastEventDay, purposes });
 }

@@ -64,7 +64,17 @@ export const thresholds = {
   minVariantImpressions: 300,
   variantGapPoints: 10,
   largeVariantGapPoints: 20,
+  /** Choices that offered a purpose before its acceptance is judged, and the rate called "nobody". */
+  minPurposeChoices: 50,
+  unacceptedPurposeRate: 5,
 } as const;
+
+const purposeNames: Record<string, string> = {
+  preferences: 'Preferences',
+  analytics: 'Analytics',
+  marketing: 'Marketing',
+  identification: 'Identification',
+};
 
 const percent = (value: number) => `${value.toFixed(1)}%`;
 const points = (value: number) => `${value.toFixed(1)} percentage points`;
@@ -393,6 +403,38 @@ export function underperformingBannerVariant(metrics: RecommendationMetrics): Re
   ];
 }
 
+/**
+ * A purpose almost nobody allows: asking for it costs every visitor a decision and earns nothing. The
+ * honest fixes are to stop asking for it or to explain it better, never to push for it.
+ */
+export function unacceptedPurpose(metrics: RecommendationMetrics): RecommendationDraft[] {
+  return metrics.purposes
+    .filter((p) => p.offered >= thresholds.minPurposeChoices && (p.granted / p.offered) * 100 < thresholds.unacceptedPurposeRate)
+    .map((p) => {
+      const name = purposeNames[p.purpose] ?? p.purpose;
+      const rate = (p.granted / p.offered) * 100;
+      return {
+        type: 'user_experience',
+        severity: 'low',
+        title: `Almost nobody allows ${name}`,
+        description:
+          `${percent(rate)} of the visitors asked allowed ${name} in ${lastDays(metrics)} ` +
+          `(${count(p.granted)} of ${count(p.offered)}). A purpose that visitors refuse this consistently ` +
+          'is either not needed or not explained.',
+        impact: 'Every purpose on the banner is one more decision for each visitor; one that is always refused only adds friction.',
+        actionItems: [
+          `If the site can do without ${name}, stop asking for it: Website settings, Consent purposes.`,
+          `If it cannot, say plainly in the preference centre what ${name} is for and list its services and cookies.`,
+          'Keep its switch off until the visitor turns it on, and never make the site depend on it.',
+        ],
+        estimatedImprovement: 'A shorter, clearer preference centre.',
+        timeToImplement: '15 minutes',
+        implementationDifficulty: 'easy',
+        relatedMetrics: ['purposeAcceptance'],
+      };
+    });
+}
+
 export const recommendationRules: readonly RecommendationRule[] = [
   { id: 'installation-stopped', rank: 1, evaluate: installationStopped },
   { id: 'installation-missing', rank: 2, evaluate: installationMissing },
@@ -405,6 +447,7 @@ export const recommendationRules: readonly RecommendationRule[] = [
   { id: 'missing-privacy-policy-link', rank: 9, evaluate: missingPrivacyPolicyLink },
   { id: 'large-gpc-share', rank: 10, evaluate: largeGpcShare },
   { id: 'underperforming-banner-variant', rank: 11, evaluate: underperformingBannerVariant },
+  { id: 'unaccepted-purpose', rank: 12, evaluate: unacceptedPurpose },
 ];
 
 const severityWeight: Record<RecommendationSeverity, number> = { critical: 1, high: 2, medium: 3, low: 4 };

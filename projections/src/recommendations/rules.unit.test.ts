@@ -7,6 +7,7 @@ import { deviceClasses } from '@consentry/events';
 import { consentRateOf, toRecommendationMetrics, totalOf } from './metrics';
 import { buildRecommendationReport } from './queries';
 import {
+  unacceptedPurpose,
   bannerIgnored,
   fullIpAddresses,
   installationMissing,
@@ -167,6 +168,18 @@ describe('missingPrivacyPolicyLink', () => {
   table(missingPrivacyPolicyLink, [
     ['linked', metricsWith(), []],
     ['not linked (medium, legal)', metricsWith({ website: { privacyPolicyUrl: null } }), [{ type: 'legal', severity: 'medium' }]],
+  ]);
+});
+
+describe('unacceptedPurpose', () => {
+  const withPurpose = (offered: number, granted: number) => metricsWith({ purposes: [{ purpose: 'marketing', offered, granted }] });
+  table(unacceptedPurpose, [
+    ['marketing allowed by 45%', metricsWith(), []],
+    ['4.9% of 1,000 (low, user experience)', withPurpose(1000, 49), [{ type: 'user_experience', severity: 'low', title: 'Almost nobody allows Marketing' }]],
+    ['5% of 1,000: at the threshold, not below', withPurpose(1000, 50), []],
+    ['none of 49 choices: too few to judge', withPurpose(49, 0), []],
+    ['none of 50', withPurpose(50, 0), [{ description: expect.stringContaining('0.0% of the visitors asked allowed Marketing') }]],
+    ['never offered', withPurpose(0, 0), []],
   ]);
 });
 

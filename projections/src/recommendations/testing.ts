@@ -22,6 +22,11 @@ export function metricsWith(overrides: Overrides = {}): RecommendationMetrics {
     bannerVariants: [],
     currentVariant: null,
     lastEventDay: '2026-06-30',
+    purposes: [
+      { purpose: 'preferences', offered: 1000, granted: 650 },
+      { purpose: 'analytics', offered: 1000, granted: 600 },
+      { purpose: 'marketing', offered: 1000, granted: 450 },
+    ],
     ...rest,
     website: {
       isActive: true,
