@@ -78,6 +78,7 @@ describe('before any choice', () => {
     await settle();
     expect(page.requests.map((r) => r.url)).toEqual([
       `${HOST}/api/widget/config/${EMBED_CODE}?lang=en`,
+      `${HOST}/api/widget/rule/${EMBED_CODE}`,
       `${HOST}/api/collect/impression`,
     ]);
     expect(page.beacons).toEqual([]);

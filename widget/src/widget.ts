@@ -76,9 +76,11 @@ export function startWidget(win: Window, script: Element | null): Promise<void> 
   const { host, embedCode, position, theme } = snippet;
   // The banner waits for these answers: ask for them before anything else, storage included.
   const configReady = fetchConfig(host, embedCode, pickLanguage(win.navigator.languages || [win.navigator.language]));
-  const ruleReady = configReady.then((c) => (c.regional ? fetchRule(host, embedCode) : ('opt_in' as Rule)));
   // Handled here too: should start-up fail before the end, a 404 must not reach the page's handlers.
-  ruleReady.catch(() => undefined);
+  configReady.catch(() => undefined);
+  // Asked beside the config, not after it: waiting for one answer before asking the other would put
+  // a second round trip before the banner. A website that asks everyone ignores the answer.
+  const ruleReady = fetchRule(host, embedCode);
 
   const outbox = createOutbox(host, KEY_PREFIX + 'queue:' + embedCode);
   // Whatever an earlier page could not deliver is sent at once, without waiting for the config.
@@ -195,7 +197,7 @@ export function startWidget(win: Window, script: Element | null): Promise<void> 
     else resolve(0);
   });
   return Promise.all([configReady, ruleReady, domReady])
-    .then(([loaded, rule]) => init(loaded, rule))
+    .then(([loaded, rule]) => init(loaded, loaded.regional ? rule : 'opt_in'))
     .catch(() => undefined);
 }
 

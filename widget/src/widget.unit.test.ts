@@ -98,6 +98,7 @@ describe('a first visit (nothing stored, no GPC)', () => {
     ]);
     expect(page.requests.map((r) => r.url)).toEqual([
       CONFIG_URL,
+      `${HOST}/api/widget/rule/${EMBED_CODE}`,
       `${HOST}/api/collect/impression`,
     ]);
     expect(page.win.Consentry?.getConsent()).toBeNull();
@@ -380,8 +381,7 @@ describe('when ingest cannot commit the consent', () => {
     void startWidget(next.win, next.doc.querySelector('script[src$="widget.js"]'));
     await settle();
     const urls = next.requests.map((r) => r.url);
-    expect(urls[0]).toBe(CONFIG_URL);
-    expect(urls[1]).toBe(`${HOST}/api/collect/consent`);
+    expect(urls.slice(0, 3)).toEqual([CONFIG_URL, `${HOST}/api/widget/rule/${EMBED_CODE}`, `${HOST}/api/collect/consent`]);
     expect(next.collected('consent')[0]?.eventId).toBe(eventId);
   });
 });
@@ -682,14 +682,21 @@ describe('rules by region', () => {
     return page;
   };
 
-  it('asks for the rule only when the website has rules by region', async () => {
+  it('asks for the rule beside the config (not after it), and follows it only when the website has rules by region', async () => {
     const page = openPage();
-    await start(page);
-    expect(page.requests.some((r) => r.url.includes('/api/widget/rule/'))).toBe(false);
-    const other = withRule('opt_in');
-    await start(other);
-    expect(other.requests.map((r) => r.url)).toContain(`${HOST}/api/widget/rule/${EMBED_CODE}`);
-    expect(dialog(other).hidden).toBe(false);
+    page.ruleResponse = () => Response.json({ region: 'US-CA', rule: 'opt_out' });
+    let answerConfig: (response: Response) => void = () => {};
+    page.configResponse = () => new Promise<Response>((resolve) => (answerConfig = resolve));
+    const started = startWidget(page.win, page.doc.querySelector('script[src$="widget.js"]'));
+    await settle();
+    // Both requests are out while the config is still on its way.
+    expect(page.requests.map((r) => r.url)).toEqual([CONFIG_URL, `${HOST}/api/widget/rule/${EMBED_CODE}`]);
+    answerConfig(Response.json(CONFIG));
+    await started;
+    await settle();
+    // This website asks everyone (regional: false): the opt-out answer is ignored.
+    expect(dialog(page).hidden).toBe(false);
+    expect(page.collected('consent')).toEqual([]);
   });
 
   it('in an opt-out region shows no banner, records the default grant once, and adds a working opt-out link', async () => {
