@@ -98,7 +98,7 @@ export function lowConsentRate(metrics: RecommendationMetrics): RecommendationDr
         'Say in one or two plain sentences what you collect and what visitors get in return.',
         'Show your company name and logo (Settings, Branding) so visitors know who is asking.',
         'Link your privacy policy from the banner.',
-        'Keep Accept and Decline equally visible: same size, same style, side by side.',
+        'Keep Accept All and Reject All equally visible: same size, same style, side by side (the banner does this unless its texts are changed to say otherwise).',
       ],
       estimatedImprovement: 'Clearer wording typically gains 5 to 10 percentage points; results vary by audience.',
       timeToImplement: '30 minutes',
@@ -116,14 +116,14 @@ export function keepDeclineEqual(metrics: RecommendationMetrics): Recommendation
     {
       type: 'compliance',
       severity: 'high',
-      title: 'Keep Decline as easy as Accept',
+      title: 'Keep Reject All as easy as Accept All',
       description:
-        `The consent rate is ${percent(rate)} over ${lastDays(metrics)}. Do not respond by hiding Decline, shrinking it or ` +
-        'moving it behind a settings link: under the GDPR and the ePrivacy rules, refusing must be as easy as accepting, ' +
+        `The consent rate is ${percent(rate)} over ${lastDays(metrics)}. Do not respond by hiding Reject All, shrinking it, ` +
+        'moving it behind a settings link or rewording it to sound like something else: under the GDPR and the ePrivacy rules, refusing must be as easy as accepting, ' +
         'and consents collected by a lopsided banner are not valid.',
       impact: 'A banner that makes refusing harder invalidates the consents it collects and exposes you to fines.',
       actionItems: [
-        'Keep Accept and Decline on the first screen of the banner, side by side, with the same size and style.',
+        'Keep Accept All and Reject All on the first screen of the banner, side by side, with the same size and style, and their texts plain.',
         'Never pre-tick boxes, and never treat scrolling or closing the banner as consent.',
         'Never block the site until visitors accept (no cookie walls).',
         'Do not ask visitors who declined again on every visit; their choice stands until your policy changes.',
@@ -393,7 +393,7 @@ export function underperformingBannerVariant(metrics: RecommendationMetrics): Re
       actionItems: [
         `Set data-position="${best.position}" and data-theme="${best.theme}" in the snippet (Installation, Advanced).`,
         'Compare again after a week with enough visitors.',
-        'Keep Accept and Decline identical in both variants.',
+        'Keep Accept All and Reject All identical in both variants.',
       ],
       estimatedImprovement: `About ${points(gap)} more answered banners.`,
       timeToImplement: '10 minutes',

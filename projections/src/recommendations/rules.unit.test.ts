@@ -62,7 +62,7 @@ describe('keepDeclineEqual', () => {
   table(keepDeclineEqual, [
     ['too few choices', rated(49, 10), []],
     ['a healthy rate needs no warning', rated(100, 50), []],
-    ['a low rate brings the warning', rated(100, 40), [{ type: 'compliance', severity: 'high', title: 'Keep Decline as easy as Accept' }]],
+    ['a low rate brings the warning', rated(100, 40), [{ type: 'compliance', severity: 'high', title: 'Keep Reject All as easy as Accept All' }]],
   ]);
 
   it('names the unlawful fixes only to rule them out', () => {

@@ -200,7 +200,7 @@ describe('an owner whose website has visitors', () => {
     await expect.poll(() => label('Unique Visitors: 15').isVisible()).toBe(true);
   });
 
-  it('is told on Recommendations what a 25% consent rate calls for, and never to hide Decline', async () => {
+  it('is told on Recommendations what a 25% consent rate calls for, and never to hide Reject All', async () => {
     await mainNav().getByRole('link', { name: 'Recommendations' }).click();
     await page.waitForURL(`${web.url}/recommendations`);
     const overview = page.getByRole('article', { name: site.name });
@@ -216,13 +216,13 @@ describe('an owner whose website has visitors', () => {
 
     // Most urgent first: the compliance warning ranks above the low-rate advice it accompanies.
     const titles = await page.getByRole('article').getByRole('heading', { level: 3 }).allTextContents();
-    expect(titles).toEqual(['Keep Decline as easy as Accept', 'Consent rate is low', 'The banner does not link to a privacy policy']);
+    expect(titles).toEqual(['Keep Reject All as easy as Accept All', 'Consent rate is low', 'The banner does not link to a privacy policy']);
     const lowRate = page.getByRole('article', { name: 'Consent rate is low' });
     expect(await lowRate.getByText('High', { exact: true }).isVisible()).toBe(true);
     expect(await lowRate.getByText('25.0% of the 60 choices in the last 30 days were Accept.', { exact: false }).isVisible()).toBe(true);
     expect(await lowRate.getByText('Consent rate: 25.0%').isVisible()).toBe(true);
     expect(await lowRate.getByText('30 minutes', { exact: true }).isVisible()).toBe(true);
-    const keepDecline = page.getByRole('article', { name: 'Keep Decline as easy as Accept' });
+    const keepDecline = page.getByRole('article', { name: 'Keep Reject All as easy as Accept All' });
     expect(await keepDecline.getByText('Never block the site until visitors accept (no cookie walls).').isVisible()).toBe(true);
 
     await chooseOption('Period', 'Last 7 days');
@@ -282,7 +282,7 @@ describe('an owner whose website has visitors', () => {
     await chooseOption('Website', `${site.name} (${site.domain})`);
     await expect.poll(() => label('Consent Rate: 25.0%').isVisible()).toBe(true);
     expect(await page.getByRole('article').getByRole('heading', { level: 3 }).allTextContents()).toEqual([
-      'Keep Decline as easy as Accept',
+      'Keep Reject All as easy as Accept All',
       'Consent rate is low',
     ]);
   });
