@@ -67,7 +67,7 @@ describe('keepDeclineEqual', () => {
 
   it('names the unlawful fixes only to rule them out', () => {
     const [warning] = keepDeclineEqual(rated(100, 20));
-    expect(warning?.description).toContain('Do not respond by hiding Decline');
+    expect(warning?.description).toContain('Do not respond by hiding Reject All');
     expect(warning?.actionItems).toContain('Never block the site until visitors accept (no cookie walls).');
   });
 });
