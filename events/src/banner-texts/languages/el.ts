@@ -2,7 +2,7 @@
 import type { BannerTexts } from '../texts';
 
 export const texts: BannerTexts = {
-  title: 'Η {company} χρησιμοποιεί cookies',
+  title: '{company}: χρήση cookies',
   notice:
     'Χρησιμοποιούμε cookies και παρόμοιες τεχνολογίες μόνο για τους σκοπούς που επιτρέπετε. Μπορείτε να αλλάξετε την επιλογή σας οποιαδήποτε στιγμή.',
   privacyPolicy: 'Πολιτική απορρήτου',
