@@ -38,6 +38,7 @@ import { siteContentRoutes } from './site-content/routes';
 import { statsRoutes } from './stats/routes';
 import { analyticsRoutes } from './analytics/routes';
 import { websiteRoutes } from './websites/routes';
+import { bannerTextRoutes } from './banner-texts/routes';
 
 export interface ReadinessCheck {
   readonly name: string;
@@ -181,6 +182,7 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, options) =>
   await app.register(adminPasswordRoutes, { pool, hasher });
   await app.register(invitationRoutes, { pool, hasher });
   await app.register(websiteRoutes, { pool });
+  await app.register(bannerTextRoutes);
   await app.register(statsRoutes, { pool });
   await app.register(analyticsRoutes, { pool });
   await app.register(planRoutes, { pool });

@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@consentry/infra/testing';
+import { shippedTexts } from '@consentry/events';
 import { getWebsiteByEmbedCode } from '@consentry/projections';
 import { saveAdmin } from '../auth/admins';
 import { createPasswordHasher } from '../auth/passwords';
@@ -285,5 +286,21 @@ describe("when an owner changes a website's settings", () => {
     }
     expect((await admin.request({ method: 'PATCH', url: `/api/websites/${website.id}/settings`, payload: { retentionMonths: 12 } })).statusCode).toBe(200);
     expect((await owner.request({ method: 'GET', url: `/api/websites/${website.id}/settings` })).json().retentionMonths).toBe(12);
+  });
+});
+
+describe('our banner texts', () => {
+  it('are served per language, for the settings to show as the defaults of an owner\'s wording', async () => {
+    const german = await api.app.inject({ method: 'GET', url: '/api/banner-texts/de' });
+    expect(german.statusCode).toBe(200);
+    expect(german.headers['cache-control']).toBe('public, max-age=3600');
+    expect(german.json()).toEqual({ language: 'de', dir: 'ltr', texts: shippedTexts.de });
+    expect((await api.app.inject({ method: 'GET', url: '/api/banner-texts/ar' })).json()).toMatchObject({ dir: 'rtl' });
+  });
+
+  it('refuse a language the banner does not speak with a clear 400', async () => {
+    const response = await api.app.inject({ method: 'GET', url: '/api/banner-texts/ja' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.message).toContain("Expected one of the banner's languages");
   });
 });

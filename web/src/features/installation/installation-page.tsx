@@ -1,6 +1,6 @@
 // The Installation screen (/installation, /user/installation, /admin/installation): pick a website,
-// get its snippet (Basic), choose banner position and theme (Advanced), preview the banner, and
-// verify that the snippet is live on the site.
+// get its snippet (Basic), choose banner position and theme (Advanced), preview the banner and the
+// preference centre in any of the banner's languages, and verify that the snippet is live on the site.
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { BookOpen, Globe, LoaderCircle, ShieldCheck } from 'lucide-react';
@@ -28,6 +28,7 @@ import { defaultPrimaryColor, getCompanyName, ownerBrandingQueryOptions, publicB
 import { websitesQueryOptions } from '../websites/queries';
 import { WebsiteStatusBadge } from '../websites/websites-page';
 import { BannerPreview } from './banner-preview';
+import { PreferenceCentrePreview } from './preference-centre-preview';
 import { VerificationResultPanel } from './verification-result';
 import { verificationFailedMessage, verifyInstallation, type VerificationResult, type VerificationState } from './verify-installation';
 
@@ -199,6 +200,8 @@ export function InstallationPage() {
                     position={position}
                     theme={theme}
                   />
+                  {/* Keyed by website: another website starts in its own default language. */}
+                  <PreferenceCentrePreview key={selected.embedCode} embedCode={selected.embedCode} theme={theme} />
                 </TabsContent>
               </Tabs>
             </CardContent>

@@ -149,7 +149,10 @@ function WebsiteDetail({ website, tab, onNavigate }: { website: Website; tab: We
           <Card className="max-w-2xl">
             <CardHeader>
               <CardTitle>Website settings</CardTitle>
-              <CardDescription>Data retention, IP address storage, the banner and the consent purposes it asks for on {website.name}.</CardDescription>
+              <CardDescription>
+                Data retention, IP address storage, the banner, the consent purposes it asks for, its languages and the rules by region on{' '}
+                {website.name}.
+              </CardDescription>
             </CardHeader>
             <CardContent>
               <WebsiteSettingsForm websiteId={website.id} fields="all" />

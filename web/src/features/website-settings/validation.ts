@@ -104,3 +104,57 @@ export function checkCookieNames(input: string): Checked<string[]> {
   if (long !== undefined) return { ok: false, problem: `Use cookie names of at most ${maxCookieNameLength} characters.` };
   return { ok: true, value: names };
 }
+
+// Languages: the owner's own wording of a banner text is 1 to 600 characters and not blank (empty
+// means "use ours"); a text that leaves out a placeholder our text has is allowed, with a warning.
+
+export const maxBannerTextLength = 600;
+
+export const blankBannerTextProblem = 'Enter a text, or leave it empty to use ours.';
+
+/** An override as typed: null for none (empty), else the trimmed text. */
+export function checkBannerText(input: string): Checked<string | null> {
+  if (input === '') return { ok: true, value: null };
+  const text = input.trim();
+  if (text.length === 0) return { ok: false, problem: blankBannerTextProblem };
+  if (text.length > maxBannerTextLength) {
+    return { ok: false, problem: `Use at most ${maxBannerTextLength} characters (this text has ${text.length}).` };
+  }
+  return { ok: true, value: text };
+}
+
+/** The placeholders (`{company}`, `{purpose}`) our text has and the owner's leaves out. */
+export function findMissingPlaceholders(ours: string, text: string, placeholders: readonly string[] = ['{company}', '{purpose}']): string[] {
+  if (text.trim() === '') return [];
+  return placeholders.filter((placeholder) => ours.includes(placeholder) && !text.includes(placeholder));
+}
+
+export function describeMissingPlaceholders(missing: readonly string[]): string | null {
+  if (missing.length === 0) return null;
+  const names = missing.join(' and ');
+  return `Our text has ${names}, which the banner fills in; yours leaves ${missing.length === 1 ? 'it' : 'them'} out.`;
+}
+
+// Rules by region, matching the api's: a region is `EU`, a country code (`GB`) or a subdivision
+// (`US-CA`), each named once, at most 300 of them.
+
+export const consentRules = ['opt_in', 'opt_out', 'notice_only'] as const;
+export type ConsentRule = (typeof consentRules)[number];
+
+export const consentRuleLabels: Record<ConsentRule, string> = {
+  opt_in: 'Opt-in',
+  opt_out: 'Opt-out',
+  notice_only: 'Notice only',
+};
+
+export const maxRegionRules = 300;
+export const regionCodeProblem = 'Enter EU, a country code such as GB or a US state such as US-CA.';
+export const duplicateRegionProblem = 'This region already has a rule above.';
+
+const regionCodePattern = /^(?:EU|[A-Z]{2}(?:-[A-Z0-9]{1,3})?)$/;
+
+/** A region as typed (any case, spaces around it) to the code the api takes. */
+export function checkRegionCode(input: string): Checked<string> {
+  const code = input.trim().toUpperCase();
+  return regionCodePattern.test(code) ? { ok: true, value: code } : { ok: false, problem: regionCodeProblem };
+}

@@ -1,6 +1,7 @@
 // Edits one website's settings. `privacy` shows what Settings → Privacy offers (retention period and
 // IP address storage); `all` adds the banner defaults, privacy policy link, policy version, the
-// consent purposes with the services and cookies listed under them, and the consent lifetime (the
+// consent purposes with the services and cookies listed under them, the consent lifetime, the
+// banner's languages (default language and the owner's own wording) and the rules by region (the
 // Settings tab of /website-analytics). The form fills from the loaded settings and sends only what
 // changed; Save stays off while a field is invalid or nothing changed.
 import { useQuery } from '@tanstack/react-query';
@@ -12,10 +13,19 @@ import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../components/ui/select';
 import { Switch } from '../../components/ui/switch';
-import { getServerMessage } from '../../lib/api';
+import { getErrorStatus, getServerMessage } from '../../lib/api';
+import { defaultBannerLanguage, isBannerLanguage, type BannerLanguage } from '../../lib/banner-languages';
 import type { OptionalPurpose } from '../../lib/purposes';
 import type { BannerPosition, BannerTheme } from '../../lib/snippet';
+import {
+  BannerTextsEditor,
+  DefaultLanguageField,
+  sameTextOverrides,
+  toTextOverrides,
+  type TextOverrideDrafts,
+} from './language-fields';
 import { PurposeCheckboxes, ServicesEditor, toServiceDrafts, toServices, type ServiceDraft } from './purpose-fields';
+import { RegionRulesEditor, sameRegionRules, toRegionRuleDrafts, toRegionRules, type RegionRuleDraft } from './region-rule-fields';
 import { useUpdateWebsiteSettings, websiteSettingsQueryOptions, type PurposeService, type WebsiteSettings } from './queries';
 import {
   checkConsentLifetimeMonths,
@@ -44,6 +54,10 @@ interface SettingsForm {
   purposes: OptionalPurpose[];
   services: ServiceDraft[];
   consentLifetimeMonths: string;
+  defaultLanguage: BannerLanguage;
+  textOverrides: TextOverrideDrafts;
+  regionRules: RegionRuleDraft[];
+  forceOptIn: boolean;
 }
 
 function toForm(settings: WebsiteSettings): SettingsForm {
@@ -57,7 +71,15 @@ function toForm(settings: WebsiteSettings): SettingsForm {
     purposes: [...settings.purposes],
     services: toServiceDrafts(settings.services),
     consentLifetimeMonths: String(settings.consentLifetimeMonths ?? defaultConsentLifetimeMonths),
+    defaultLanguage: savedDefaultLanguage(settings),
+    textOverrides: Object.fromEntries(Object.entries(settings.textOverrides ?? {}).map(([language, texts]) => [language, { ...texts }])),
+    regionRules: toRegionRuleDrafts(settings.regionRules ?? {}),
+    forceOptIn: settings.forceOptIn ?? false,
   };
+}
+
+function savedDefaultLanguage(settings: WebsiteSettings): BannerLanguage {
+  return isBannerLanguage(settings.defaultLanguage) ? settings.defaultLanguage : defaultBannerLanguage;
 }
 
 /** The saved list as the form would send it, so an untouched list never counts as a change. */
@@ -87,6 +109,14 @@ function SettingsFormFields({ websiteId, saved, fields }: { websiteId: string; s
   // Service rows are keyed 0, 1, 2, … when (re)filled from saved settings; new rows count on from
   // there, and there are never more rows than keys handed out, so a key is never reused.
   const nextServiceKey = useRef(saved.services.length);
+  const nextRegionKey = useRef(Object.keys(saved.regionRules ?? {}).length);
+  // The api's reason for a refused save (400), shown beside Save until the form changes.
+  const [saveProblem, setSaveProblem] = useState<string | null>(null);
+
+  function edit(next: SettingsForm) {
+    setForm(next);
+    setSaveProblem(null);
+  }
 
   const retention = checkRetentionMonths(form.retentionMonths);
   const privacyPolicyUrl = checkPrivacyPolicyUrl(form.privacyPolicyUrl);
@@ -94,8 +124,19 @@ function SettingsFormFields({ websiteId, saved, fields }: { websiteId: string; s
   const purposes = checkPurposes(form.purposes);
   const services = toServices(form.services);
   const consentLifetime = checkConsentLifetimeMonths(form.consentLifetimeMonths);
+  const textOverrides = toTextOverrides(form.textOverrides);
+  const regionRules = toRegionRules(form.regionRules);
   const all = fields === 'all';
-  const valid = retention.ok && (!all || (privacyPolicyUrl.ok && policyVersion.ok && purposes.ok && services !== null && consentLifetime.ok));
+  const valid =
+    retention.ok &&
+    (!all ||
+      (privacyPolicyUrl.ok &&
+        policyVersion.ok &&
+        purposes.ok &&
+        services !== null &&
+        consentLifetime.ok &&
+        textOverrides !== null &&
+        regionRules !== null));
 
   const change: Partial<WebsiteSettings> = {};
   if (retention.ok && retention.value !== saved.retentionMonths) change.retentionMonths = retention.value;
@@ -109,19 +150,26 @@ function SettingsFormFields({ websiteId, saved, fields }: { websiteId: string; s
     if (purposes.ok && purposes.value.join() !== saved.purposes.join()) change.purposes = purposes.value;
     if (services !== null && !sameServices(services, saved.services)) change.services = services;
     if (consentLifetime.ok && consentLifetime.value !== saved.consentLifetimeMonths) change.consentLifetimeMonths = consentLifetime.value;
+    if (form.defaultLanguage !== savedDefaultLanguage(saved)) change.defaultLanguage = form.defaultLanguage;
+    if (textOverrides !== null && !sameTextOverrides(textOverrides, saved.textOverrides ?? {})) change.textOverrides = textOverrides;
+    if (regionRules !== null && !sameRegionRules(regionRules, saved.regionRules ?? {})) change.regionRules = regionRules;
+    if (form.forceOptIn !== (saved.forceOptIn ?? false)) change.forceOptIn = form.forceOptIn;
   }
   const changed = Object.keys(change).length > 0;
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (!valid || !changed) return;
+    setSaveProblem(null);
     update.mutate(change, {
       onSuccess: (next) => {
         setForm(toForm(next));
         toast({ title: 'Settings Updated', description: 'Your website settings have been saved.' });
       },
-      onError: (error) =>
-        toast({ title: 'Error', description: `Failed to update website settings: ${getServerMessage(error)}`, variant: 'destructive' }),
+      onError: (error) => {
+        if (getErrorStatus(error) === 400) setSaveProblem(getServerMessage(error));
+        toast({ title: 'Error', description: `Failed to update website settings: ${getServerMessage(error)}`, variant: 'destructive' });
+      },
     });
   }
 
@@ -137,6 +185,9 @@ function SettingsFormFields({ websiteId, saved, fields }: { websiteId: string; s
     versionHint: `${id}-version-hint`,
     lifetime: `${id}-lifetime`,
     lifetimeHint: `${id}-lifetime-hint`,
+    languages: `${id}-languages`,
+    regions: `${id}-regions`,
+    saveProblem: `${id}-save-problem`,
   };
 
   return (
@@ -159,7 +210,7 @@ function SettingsFormFields({ websiteId, saved, fields }: { websiteId: string; s
           value={form.retentionMonths}
           aria-invalid={!retention.ok}
           aria-describedby={ids.retentionHint}
-          onChange={(event) => setForm({ ...form, retentionMonths: event.target.value })}
+          onChange={(event) => edit({ ...form, retentionMonths: event.target.value })}
         />
       </Field>
 
@@ -170,7 +221,7 @@ function SettingsFormFields({ websiteId, saved, fields }: { websiteId: string; s
             Stores 203.0.113.0 instead of 203.0.113.7 (IPv6 without its last 80 bits) for choices recorded from now on.
           </p>
         </div>
-        <Switch id={ids.ip} checked={form.keepIpTruncated} onCheckedChange={(checked) => setForm({ ...form, keepIpTruncated: checked })} />
+        <Switch id={ids.ip} checked={form.keepIpTruncated} onCheckedChange={(checked) => edit({ ...form, keepIpTruncated: checked })} />
       </div>
 
       {all ? (
@@ -179,7 +230,7 @@ function SettingsFormFields({ websiteId, saved, fields }: { websiteId: string; s
             <div className="grid gap-4 sm:grid-cols-2">
               <div className="space-y-2">
                 <Label htmlFor={ids.position}>Banner position</Label>
-                <Select value={form.bannerPosition} onValueChange={(value) => setForm({ ...form, bannerPosition: value as BannerPosition })}>
+                <Select value={form.bannerPosition} onValueChange={(value) => edit({ ...form, bannerPosition: value as BannerPosition })}>
                   <SelectTrigger id={ids.position}>
                     <SelectValue />
                   </SelectTrigger>
@@ -191,7 +242,7 @@ function SettingsFormFields({ websiteId, saved, fields }: { websiteId: string; s
               </div>
               <div className="space-y-2">
                 <Label htmlFor={ids.theme}>Banner theme</Label>
-                <Select value={form.bannerTheme} onValueChange={(value) => setForm({ ...form, bannerTheme: value as BannerTheme })}>
+                <Select value={form.bannerTheme} onValueChange={(value) => edit({ ...form, bannerTheme: value as BannerTheme })}>
                   <SelectTrigger id={ids.theme}>
                     <SelectValue />
                   </SelectTrigger>
@@ -219,7 +270,7 @@ function SettingsFormFields({ websiteId, saved, fields }: { websiteId: string; s
               value={form.privacyPolicyUrl}
               aria-invalid={!privacyPolicyUrl.ok}
               aria-describedby={ids.urlHint}
-              onChange={(event) => setForm({ ...form, privacyPolicyUrl: event.target.value })}
+              onChange={(event) => edit({ ...form, privacyPolicyUrl: event.target.value })}
             />
           </Field>
 
@@ -237,20 +288,20 @@ function SettingsFormFields({ websiteId, saved, fields }: { websiteId: string; s
               value={form.policyVersion}
               aria-invalid={!policyVersion.ok}
               aria-describedby={ids.versionHint}
-              onChange={(event) => setForm({ ...form, policyVersion: event.target.value })}
+              onChange={(event) => edit({ ...form, policyVersion: event.target.value })}
             />
           </Field>
 
           <PurposeCheckboxes
             value={form.purposes}
             problem={purposes.ok ? null : purposes.problem}
-            onChange={(next) => setForm({ ...form, purposes: next })}
+            onChange={(next) => edit({ ...form, purposes: next })}
           />
 
           <ServicesEditor
             value={form.services}
             askedPurposes={form.purposes}
-            onChange={(next) => setForm({ ...form, services: next })}
+            onChange={(next) => edit({ ...form, services: next })}
             newKey={() => nextServiceKey.current++}
           />
 
@@ -268,15 +319,47 @@ function SettingsFormFields({ websiteId, saved, fields }: { websiteId: string; s
               value={form.consentLifetimeMonths}
               aria-invalid={!consentLifetime.ok}
               aria-describedby={ids.lifetimeHint}
-              onChange={(event) => setForm({ ...form, consentLifetimeMonths: event.target.value })}
+              onChange={(event) => edit({ ...form, consentLifetimeMonths: event.target.value })}
             />
           </Field>
+
+          <section aria-labelledby={ids.languages} className="space-y-6 border-t pt-6">
+            <h3 id={ids.languages} className="text-base font-semibold">
+              Languages
+            </h3>
+            <DefaultLanguageField value={form.defaultLanguage} onChange={(next) => edit({ ...form, defaultLanguage: next })} />
+            <BannerTextsEditor
+              value={form.textOverrides}
+              initialLanguage={form.defaultLanguage}
+              onChange={(next) => edit({ ...form, textOverrides: next })}
+            />
+          </section>
+
+          <section aria-labelledby={ids.regions} className="space-y-4 border-t pt-6">
+            <h3 id={ids.regions} className="text-base font-semibold">
+              Rules by region
+            </h3>
+            <RegionRulesEditor
+              forceOptIn={form.forceOptIn}
+              onForceOptInChange={(next) => edit({ ...form, forceOptIn: next })}
+              value={form.regionRules}
+              onChange={(next) => edit({ ...form, regionRules: next })}
+              newKey={() => nextRegionKey.current++}
+            />
+          </section>
         </>
       ) : null}
 
-      <Button type="submit" disabled={update.isPending || !valid || !changed}>
-        {update.isPending ? 'Saving...' : 'Save Changes'}
-      </Button>
+      <div className="space-y-2">
+        <Button type="submit" disabled={update.isPending || !valid || !changed} aria-describedby={saveProblem ? ids.saveProblem : undefined}>
+          {update.isPending ? 'Saving...' : 'Save Changes'}
+        </Button>
+        {saveProblem ? (
+          <p id={ids.saveProblem} role="alert" className="text-sm text-destructive">
+            Not saved: {saveProblem}
+          </p>
+        ) : null}
+      </div>
     </form>
   );
 }

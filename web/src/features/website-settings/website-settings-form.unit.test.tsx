@@ -1,10 +1,12 @@
 // The website settings form (issue 5, spec sections 5 and 9): it fills from the saved settings,
 // accepts a retention period only as a whole number from 1 to 120, sends only what changed, and
-// reports the outcome in a toast.
+// reports the outcome in a toast. With every setting it also edits the banner's languages (default
+// language, the owner's own wording) and the rules by region.
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { jsonResponse, renderInApp, stubFetch } from '../../test/render';
+import { bannerTextsRoute } from './banner-texts.test-helper';
 import {
   checkConsentLifetimeMonths,
   checkCookieNames,
@@ -296,6 +298,178 @@ describe('website settings form', () => {
       await userEvent.setup().click(within(purposes).getByRole('checkbox', { name: 'Marketing' }));
       expect(screen.getByText('The banner does not ask for Marketing, so it does not list this service.')).toBeInTheDocument();
       expect(screen.getByRole('button', { name: 'Save Changes' })).toBeEnabled();
+    });
+  });
+
+  describe('languages and rules by region', () => {
+    const withLanguages = {
+      ...saved,
+      defaultLanguage: 'en',
+      textOverrides: { fr: { acceptAll: 'Tout accepter' } },
+      regionRules: { 'US-CA': 'opt_in' },
+      forceOptIn: false,
+    };
+
+    function stubSettings(settings: object = withLanguages, patch?: (request: { body: unknown }) => Response) {
+      return stubFetch({
+        ...bannerTextsRoute,
+        'GET /api/websites/w1/settings': () => jsonResponse(settings),
+        'PATCH /api/websites/w1/settings': patch ?? ((request) => jsonResponse({ ...settings, ...(request.body as object) })),
+      });
+    }
+
+    async function choose(combobox: string, option: string, user = userEvent.setup()) {
+      await user.click(screen.getByRole('combobox', { name: combobox }));
+      await user.click(await screen.findByRole('option', { name: option }));
+    }
+
+    it('fills the default language, the own wording, the rules and force opt-in from the saved settings', async () => {
+      stubSettings({
+        ...withLanguages,
+        defaultLanguage: 'de',
+        textOverrides: { de: { centreTitle: 'Ihre Wahl bei {company}' } },
+        regionRules: { 'US-CA': 'opt_in', GB: 'notice_only' },
+        forceOptIn: true,
+      });
+      renderInApp(<WebsiteSettingsForm websiteId="w1" fields="all" />);
+      const languages = await screen.findByRole('region', { name: 'Languages' });
+      expect(within(languages).getByRole('combobox', { name: 'Default language' })).toHaveTextContent('German (Deutsch)');
+      // The editor opens on the default language.
+      expect(within(languages).getByRole('combobox', { name: 'Language to edit' })).toHaveTextContent('German (Deutsch)');
+      expect(await within(languages).findByLabelText('Preference centre title')).toHaveValue('Ihre Wahl bei {company}');
+      expect(within(languages).getByLabelText('Banner title')).toHaveAttribute('placeholder', '{company} verwendet Cookies');
+
+      const regions = screen.getByRole('region', { name: 'Rules by region' });
+      expect(within(regions).getByRole('switch', { name: 'Ask for consent everywhere (opt-in)' })).toBeChecked();
+      expect(within(regions).getByText(/opt-out in US states with privacy laws, such as California/)).toBeInTheDocument();
+      expect(within(regions).getByLabelText('Region 1')).toHaveValue('US-CA');
+      expect(within(regions).getByRole('combobox', { name: 'Rule for region 1' })).toHaveTextContent('Opt-in');
+      expect(within(regions).getByLabelText('Region 2')).toHaveValue('GB');
+      expect(within(regions).getByRole('combobox', { name: 'Rule for region 2' })).toHaveTextContent('Notice only');
+      expect(screen.getByRole('button', { name: 'Save Changes' })).toBeDisabled();
+    });
+
+    it('saves a new default language and a German text with the whole map of own wording', async () => {
+      const { requests } = stubSettings();
+      const { queryClient } = renderInApp(<WebsiteSettingsForm websiteId="w1" fields="all" />);
+      queryClient.setQueryData(['widget-config', 'embed-1', 'de'], { texts: {} });
+      queryClient.setQueryData(['recommendations', 'all'], []);
+      const languages = await screen.findByRole('region', { name: 'Languages' });
+      expect(await within(languages).findByLabelText('Banner title')).toHaveAttribute('placeholder', '{company} uses cookies');
+      const user = userEvent.setup();
+      await choose('Default language', 'German (Deutsch)', user);
+      await choose('Language to edit', 'German (Deutsch)', user);
+      await user.type(await within(languages).findByLabelText('Preference centre title'), '  Ihre Wahl ');
+      expect(within(languages).getByText('Your own wording: German (1), French (1).')).toBeInTheDocument();
+      await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+
+      expect(await screen.findByText('Settings Updated')).toBeInTheDocument();
+      expect(requests.filter((request) => request.method === 'PATCH').map((request) => request.body)).toEqual([
+        { defaultLanguage: 'de', textOverrides: { de: { centreTitle: 'Ihre Wahl' }, fr: { acceptAll: 'Tout accepter' } } },
+      ]);
+      // The Installation preview shows the new wording; the recommendations do not read it.
+      expect(queryClient.getQueryState(['widget-config', 'embed-1', 'de'])?.isInvalidated).toBe(true);
+      expect(queryClient.getQueryState(['recommendations', 'all'])?.isInvalidated).toBe(false);
+      expect(within(languages).getByLabelText('Preference centre title')).toHaveValue('Ihre Wahl');
+      expect(screen.getByRole('button', { name: 'Save Changes' })).toBeDisabled();
+    });
+
+    it('warns, without blocking, when a text leaves out a placeholder ours has', async () => {
+      stubSettings();
+      renderInApp(<WebsiteSettingsForm websiteId="w1" fields="all" />);
+      const title = await screen.findByLabelText('Banner title');
+      await userEvent.setup().type(title, 'We use cookies');
+      expect(screen.getByText('Our text has {company}, which the banner fills in; yours leaves it out.')).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Save Changes' })).toBeEnabled();
+    });
+
+    it('keeps Save off while a text is blank or longer than 600 characters', async () => {
+      const { requests } = stubSettings();
+      renderInApp(<WebsiteSettingsForm websiteId="w1" fields="all" />);
+      const notice = await screen.findByLabelText('Banner notice');
+      const user = userEvent.setup();
+      await user.type(notice, '  ');
+      expect(screen.getByText('Enter a text, or leave it empty to use ours.')).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Save Changes' })).toBeDisabled();
+
+      await user.clear(notice);
+      await user.click(notice);
+      await user.paste('x'.repeat(601));
+      expect(screen.getByText('Use at most 600 characters (this text has 601).')).toBeInTheDocument();
+      expect(notice).toHaveAttribute('aria-invalid', 'true');
+      expect(screen.getByRole('button', { name: 'Save Changes' })).toBeDisabled();
+
+      // Clearing a text goes back to ours: the saved map is unchanged, so there is nothing to save.
+      await user.click(screen.getByRole('button', { name: 'Use our text for Banner notice' }));
+      expect(screen.getByRole('button', { name: 'Save Changes' })).toBeDisabled();
+      expect(requests.filter((request) => request.method === 'PATCH')).toEqual([]);
+    });
+
+    it('adds, checks and removes region rules and saves them with force opt-in', async () => {
+      const { requests } = stubSettings();
+      renderInApp(<WebsiteSettingsForm websiteId="w1" fields="all" />);
+      const regions = await screen.findByRole('region', { name: 'Rules by region' });
+      const user = userEvent.setup();
+      const save = screen.getByRole('button', { name: 'Save Changes' });
+
+      await user.click(within(regions).getByRole('button', { name: 'Add region' }));
+      expect(within(regions).getByRole('combobox', { name: 'Rule for region 2' })).toHaveTextContent('Opt-in');
+      expect(within(regions).getByText('Enter EU, a country code such as GB or a US state such as US-CA.')).toBeInTheDocument();
+      expect(save).toBeDisabled();
+      await user.type(within(regions).getByLabelText('Region 2'), 'usa');
+      expect(within(regions).getByLabelText('Region 2')).toHaveAttribute('aria-invalid', 'true');
+      await user.clear(within(regions).getByLabelText('Region 2'));
+      await user.type(within(regions).getByLabelText('Region 2'), 'us-ca');
+      expect(within(regions).getByText('This region already has a rule above.')).toBeInTheDocument();
+      expect(save).toBeDisabled();
+      await user.clear(within(regions).getByLabelText('Region 2'));
+      await user.type(within(regions).getByLabelText('Region 2'), 'us-tx');
+      await choose('Rule for region 2', 'Notice only', user);
+
+      await user.click(within(regions).getByRole('button', { name: 'Add region' }));
+      await user.type(within(regions).getByLabelText('Region 3'), 'EU');
+      await choose('Rule for region 3', 'Opt-out', user);
+      await user.click(within(regions).getByRole('button', { name: 'Remove region 1' }));
+      expect(within(regions).getByLabelText('Region 1')).toHaveValue('us-tx');
+      await user.click(within(regions).getByRole('switch', { name: 'Ask for consent everywhere (opt-in)' }));
+      expect(save).toBeEnabled();
+      await user.click(save);
+
+      expect(await screen.findByText('Settings Updated')).toBeInTheDocument();
+      expect(requests.filter((request) => request.method === 'PATCH').map((request) => request.body)).toEqual([
+        { regionRules: { EU: 'opt_out', 'US-TX': 'notice_only' }, forceOptIn: true },
+      ]);
+      expect(within(regions).getByLabelText('Region 1')).toHaveValue('EU');
+      expect(within(regions).getByLabelText('Region 2')).toHaveValue('US-TX');
+    });
+
+    it("shows the api's message beside Save when it refuses the change (400)", async () => {
+      stubSettings(withLanguages, () =>
+        jsonResponse({ error: { code: 'INVALID_REQUEST', message: 'Invalid request: regionRules.ZZ: Expected EU, a country code (GB) or a subdivision (US-CA)' } }, 400),
+      );
+      renderInApp(<WebsiteSettingsForm websiteId="w1" fields="all" />);
+      const regions = await screen.findByRole('region', { name: 'Rules by region' });
+      const user = userEvent.setup();
+      await user.click(within(regions).getByRole('button', { name: 'Add region' }));
+      await user.type(within(regions).getByLabelText('Region 2'), 'ZZ');
+      await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+
+      expect(await screen.findByText('Not saved: Invalid request: regionRules.ZZ: Expected EU, a country code (GB) or a subdivision (US-CA)')).toHaveAttribute(
+        'role',
+        'alert',
+      );
+      expect(screen.getByText('Error')).toBeInTheDocument();
+      // Changing the form clears the message.
+      await user.type(within(regions).getByLabelText('Region 2'), 'X');
+      expect(screen.queryByText(/^Not saved:/)).not.toBeInTheDocument();
+    });
+
+    it('is not part of the privacy variant', async () => {
+      stubSettings();
+      renderInApp(<WebsiteSettingsForm websiteId="w1" fields="privacy" />);
+      await screen.findByLabelText('Retention period (months)');
+      expect(screen.queryByRole('region', { name: 'Languages' })).not.toBeInTheDocument();
+      expect(screen.queryByRole('region', { name: 'Rules by region' })).not.toBeInTheDocument();
     });
   });
 });
