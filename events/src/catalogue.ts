@@ -3,6 +3,7 @@
 import type { z } from 'zod';
 import { BannerShown, EngagementRecorded, PageHidden, PageViewed } from './analytics';
 import { BannerTextsPublished } from './banner';
+import { ItemPurposeAssigned, ScanCompleted, ScanFailed, ScanRequested } from './scan';
 import { BrandingChanged } from './branding';
 import { EventsPurged, LedgerSealed, SubjectErased } from './compliance';
 import { ConsentDeclined, ConsentGiven } from './consent';
@@ -50,6 +51,10 @@ export const eventCatalogue = catalogueOf({
   EventsPurged,
   SubjectErased,
   BannerTextsPublished,
+  ScanRequested,
+  ScanCompleted,
+  ScanFailed,
+  ItemPurposeAssigned,
 });
 
 export type EventCatalogue = typeof eventCatalogue;

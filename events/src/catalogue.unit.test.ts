@@ -27,6 +27,7 @@ import {
 import { exampleEventData } from './examples';
 import * as exports from './export';
 import * as plan from './plan';
+import * as scan from './scan';
 import * as siteContent from './site-content';
 import * as user from './user';
 import * as website from './website';
@@ -48,6 +49,7 @@ const families: Family[] = [
   { category: 'export', types: exports.exportEventTypes, module: exports },
   { category: 'compliance', types: compliance.complianceEventTypes, module: compliance },
   { category: 'banner', types: banner.bannerEventTypes, module: banner },
+  { category: 'scan', types: scan.scanEventTypes, module: scan },
 ];
 
 function isEventDefinition(value: unknown): value is EventDefinition {
@@ -96,7 +98,7 @@ describe('the catalogue', () => {
   it('covers every family and no other type', () => {
     const familyTypes = families.flatMap((family) => family.types);
     expect([...familyTypes].sort()).toEqual([...eventTypes].sort());
-    expect(eventTypes).toHaveLength(23);
+    expect(eventTypes).toHaveLength(27);
   });
 
   it('is frozen', () => {
@@ -131,12 +133,14 @@ describe('the catalogue', () => {
       | siteContent.SiteContentEvent
       | exports.ExportEvent
       | compliance.ComplianceEvent
-      | banner.BannerEvent;
+      | banner.BannerEvent
+      | scan.ScanEvent;
     expectTypeOf<AllFamilies>().toEqualTypeOf<DomainEvent>();
 
     // Each family's list of type names is exactly the names of its union.
     expectTypeOf<(typeof consent.consentEventTypes)[number]>().toEqualTypeOf<consent.ConsentEvent['type']>();
     expectTypeOf<(typeof banner.bannerEventTypes)[number]>().toEqualTypeOf<banner.BannerEvent['type']>();
+    expectTypeOf<(typeof scan.scanEventTypes)[number]>().toEqualTypeOf<scan.ScanEvent['type']>();
     expectTypeOf<(typeof analytics.analyticsEventTypes)[number]>().toEqualTypeOf<analytics.AnalyticsEvent['type']>();
     expectTypeOf<(typeof website.websiteEventTypes)[number]>().toEqualTypeOf<website.WebsiteEvent['type']>();
     expectTypeOf<(typeof user.userEventTypes)[number]>().toEqualTypeOf<user.UserEvent['type']>();
@@ -293,6 +297,11 @@ describe('a switch over every event type', () => {
         return 'compliance';
       case 'BannerTextsPublished':
         return 'banner';
+      case 'ScanRequested':
+      case 'ScanCompleted':
+      case 'ScanFailed':
+      case 'ItemPurposeAssigned':
+        return 'scan';
       default: {
         const unhandled: never = event;
         throw new Error(`Unhandled event ${JSON.stringify(unhandled)}`);

@@ -13,6 +13,7 @@ export const eventCategories = [
   'export',
   'compliance',
   'banner',
+  'scan',
 ] as const;
 export type EventCategory = (typeof eventCategories)[number];
 

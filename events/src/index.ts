@@ -55,6 +55,7 @@ export * from './purposes';
 export * from './jurisdictions';
 export * from './banner-texts';
 export * from './banner';
+export * from './scan';
 export * from './consent';
 export * from './analytics';
 export * from './website';

@@ -12,6 +12,7 @@ import { consentPurposesProjection } from './consent-purposes/projection';
 import { usersProjection } from './users/projection';
 import { plansProjection } from './plans/projection';
 import { siteContentProjection } from './site-content/projection';
+import { scansProjection } from './scans/projection';
 
 export * from './projection';
 export { startRelay, type Relay, type RelayOptions } from './relay/relay';
@@ -43,6 +44,8 @@ export { plansProjection } from './plans/projection';
 export * from './plans/queries';
 export { siteContentProjection } from './site-content/projection';
 export * from './site-content/queries';
+export { scansProjection } from './scans/projection';
+export * from './scans/queries';
 
 /** Projections applied in the append's own transaction (owner-side state, read-your-writes). */
 export const inlineProjections: readonly Projection[] = [
@@ -52,6 +55,7 @@ export const inlineProjections: readonly Projection[] = [
   usersProjection,
   plansProjection,
   siteContentProjection,
+  scansProjection,
 ];
 
 /** Projections fed from the bus, each run by its own projector. */

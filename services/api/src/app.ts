@@ -39,6 +39,7 @@ import { statsRoutes } from './stats/routes';
 import { analyticsRoutes } from './analytics/routes';
 import { websiteRoutes } from './websites/routes';
 import { bannerTextRoutes } from './banner-texts/routes';
+import { scanRoutes } from './scans/routes';
 
 export interface ReadinessCheck {
   readonly name: string;
@@ -183,6 +184,7 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, options) =>
   await app.register(invitationRoutes, { pool, hasher });
   await app.register(websiteRoutes, { pool });
   await app.register(bannerTextRoutes);
+  await app.register(scanRoutes, { pool });
   await app.register(statsRoutes, { pool });
   await app.register(analyticsRoutes, { pool });
   await app.register(planRoutes, { pool });
