@@ -52,6 +52,8 @@ const envSchema = z
     /** The Ed25519 key that signs the ledger's seals; created on first start. Default: DATA_DIR/seal-key.pem. */
     SEAL_KEY_FILE: z.preprocess(emptyToUndefined, z.string().min(1).max(4096).optional()),
     SEAL_INTERVAL_SECONDS: wholeNumber(1, 3600, 5),
+    /** Whether `start` runs the cookie scanner's queue (scans need Debian's chromium package). */
+    SCANNER: z.preprocess(emptyToUndefined, z.enum(['on', 'off'], { error: 'must be on or off' }).default('on')),
     EMBEDDED_POSTGRES_PORT: wholeNumber(1024, 65535, 54329),
     TRUSTED_PROXIES: z.preprocess(
       emptyToUndefined,

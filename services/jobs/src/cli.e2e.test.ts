@@ -74,7 +74,7 @@ describe('with DATABASE_URL', () => {
   });
 
   it('answers 2 for bad arguments, 78 for a configuration error, 0 for help', async () => {
-    const [none, help, unknown, unknownOption, missingValue, noReceiptId, unknownProjection, subjectWithoutWebsite, adminWithoutName, badPort] =
+    const [none, help, unknown, unknownOption, missingValue, noReceiptId, unknownProjection, subjectWithoutWebsite, adminWithoutName, badPort, scanWithoutWebsite, scanTooManyPages] =
       await Promise.all([
         consentry([], env),
         consentry(['help'], env),
@@ -86,6 +86,8 @@ describe('with DATABASE_URL', () => {
         consentry(['subject', 'export', '--visitor', randomUUID()], env),
         consentry(['admin', 'create'], env),
         consentry(['migrate'], { ...env, PORT: 'three thousand' }),
+        consentry(['scan'], env),
+        consentry(['scan', '--website', randomUUID(), '--pages', '500'], env),
       ]);
     expect(help).toMatchObject({ code: 0, stdout: expect.stringContaining('Usage: consentry') });
     expect(none).toMatchObject({ code: 2, stderr: expect.stringContaining('Usage: consentry') });
@@ -97,6 +99,8 @@ describe('with DATABASE_URL', () => {
     expect(subjectWithoutWebsite.code).toBe(2);
     expect(adminWithoutName).toMatchObject({ code: 2, stderr: expect.stringContaining('--username is required') });
     expect(badPort).toMatchObject({ code: 78, stderr: expect.stringContaining('PORT') });
+    expect(scanWithoutWebsite).toMatchObject({ code: 2, stderr: expect.stringContaining('Usage: consentry scan') });
+    expect(scanTooManyPages).toMatchObject({ code: 2, stderr: expect.stringContaining('--pages 1-200') });
   });
 
   it('answers 0 when a job succeeds, 1 when the ledger does not verify or a consent is unknown', async () => {
@@ -108,6 +112,7 @@ describe('with DATABASE_URL', () => {
     expect((await consentry(['purge', '--dry-run'], env)).code).toBe(0);
     expect((await consentry(['receipt', ids[0]!], env)).code).toBe(0);
     expect((await consentry(['receipt', randomUUID()], env)).code).toBe(1);
+    expect(await consentry(['scan', '--website', randomUUID()], env)).toMatchObject({ code: 1, stderr: expect.stringContaining('No website with id') });
 
     await tamperWith(db.pool, ids[5]!);
     const tampered = await consentry(['verify'], env);

@@ -12,6 +12,7 @@ import { runPurge } from './commands/purge';
 import { runSubject } from './commands/subject';
 import { runMigrate } from './commands/migrate';
 import { runReplay } from './commands/replay';
+import { runScan } from './commands/scan';
 import { runStart } from './commands/start';
 
 const usage = `Usage: consentry <command> [options]
@@ -30,6 +31,9 @@ Commands:
   purge [--dry-run] [--website ID]
                               remove events older than each website's retention period
   receipt CONSENT_ID          print the consent receipt with its inclusion proof (JSON)
+  scan --website ID [--pages N] [--json]
+                              scan a website for cookies and trackers now and print the findings;
+                              exits 1 when it failed or found something set before or against consent
   subject export --website ID (--visitor ID | --ip ADDR) [--out FILE]
                               everything held about one visitor (JSON)
   subject erase --website ID (--visitor ID | --ip ADDR)
@@ -67,6 +71,8 @@ async function main(argv: readonly string[]): Promise<number> {
       return runVerify(config, rest);
     case 'purge':
       return runPurge(config, rest);
+    case 'scan':
+      return runScan(config, rest);
     case 'receipt':
       return runReceipt(config, rest);
     case 'subject':

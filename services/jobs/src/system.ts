@@ -2,6 +2,7 @@
 // migrations, the bus (NATS JetStream, or in-memory when NATS_URL is unset), the relay, one
 // projector per async projection, and the HTTP services on one port.
 import { createRequire } from 'node:module';
+import { hostname } from 'node:os';
 import path from 'node:path';
 import {
   createGroupCommitAppender,
@@ -39,6 +40,8 @@ import {
 import { createGeoLocator, ingestPlugin } from '@consentry/ingest';
 import { asyncProjections, countOpenDeadLetters, startProjector, startRelay, type Projector, type Relay } from '@consentry/projections';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { launchScannerBrowser } from './scanner/browser';
+import { startScanRunner } from './scanner/scan-runner';
 
 export interface RunningSystem {
   readonly url: string;
@@ -133,6 +136,20 @@ export async function startSystem(config: Config): Promise<RunningSystem> {
     onError: (error) => logger.error({ err: error, component: 'sealer' }, 'Sealing failed; retrying on the next round'),
   });
 
+  // Cookie scans, one at a time (docs/scanner.md): the queue is the scans read model.
+  const scanRunner = config.SCANNER === 'off' ? { stop: async () => undefined } : startScanRunner({
+    pool,
+    runnerId: `${hostname()}:${process.pid}`,
+    launchBrowser: () => launchScannerBrowser(),
+    // A scan must not count as visitors: our own beacons are answered locally, and the rule request
+    // too, which leaves the banner on its safe default (asking first) whatever this server's region.
+    muteRequest: (url) => url.startsWith(`${config.publicUrl}/api/collect/`) || url.startsWith(`${config.publicUrl}/api/widget/rule/`),
+    isAllowedAddress: (host) => config.VERIFY_ALLOWED_HOSTS.includes(host.toLowerCase()),
+    onOutcome: (outcome) =>
+      logger.info({ component: 'scanner', scanId: outcome.scan.scanId, websiteId: outcome.scan.websiteId, status: outcome.status }, 'Scan finished'),
+    onError: (error) => logger.error({ err: error, component: 'scanner' }, 'The scan runner could not record a scan; retrying'),
+  });
+
   // The consent path's writer: one per process, shared by every ingest request.
   const appender = createGroupCommitAppender(pool, { onBatchCommitted: ledgerMetrics.observeIngestBatch });
 
@@ -193,7 +210,7 @@ export async function startSystem(config: Config): Promise<RunningSystem> {
       await Promise.all([http.close(), metricsServer.close()]);
       mailer?.close();
       await appender.close();
-      await Promise.all([relay.stop(), sealer.stop(), ...projectors.map((projector) => projector.stop())]);
+      await Promise.all([relay.stop(), sealer.stop(), scanRunner.stop(), ...projectors.map((projector) => projector.stop())]);
       await bus.close();
       await notifier.close();
       await pool.end();
