@@ -149,3 +149,15 @@ export async function listItemAssignments(db: Queryable, websiteId: string): Pro
   });
   return rows;
 }
+
+/** The items of the website's latest completed scan (none before its first). */
+export async function getLatestScanItems(db: Queryable, websiteId: string): Promise<{ scanId: string; completedAt: string; items: ScannedItem[] } | null> {
+  const { rows } = await db.query<{ scan_id: string; completed_at: Date; items: ScannedItem[] | null }>({
+    name: 'get-latest-scan-items',
+    text: `SELECT scan_id, completed_at, items FROM scans
+            WHERE website_id = $1 AND status = 'completed' ORDER BY completed_at DESC LIMIT 1`,
+    values: [websiteId],
+  });
+  const row = rows[0];
+  return row ? { scanId: row.scan_id, completedAt: row.completed_at.toISOString(), items: row.items ?? [] } : null;
+}

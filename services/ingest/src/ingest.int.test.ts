@@ -7,10 +7,11 @@ import os from 'node:os';
 import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPool, type Db } from '@consentry/infra';
+import { appendToStream, createPool, type Db } from '@consentry/infra';
 import { createTestDatabase, startTcpProxy, type TestDatabase } from '@consentry/infra/testing';
 import { canonicalBannerTexts, englishTexts, shippedTexts } from '@consentry/events';
-import { examplePngDataUrl } from '@consentry/events/examples';
+import { exampleEventData, examplePngDataUrl } from '@consentry/events/examples';
+import { scansProjection } from '@consentry/projections';
 import { addTestWebsite, buildTestIngest, consentBodyFor, type TestIngest, type TestWebsite } from './testing/ingest-app';
 
 let db: TestDatabase;
@@ -404,6 +405,27 @@ describe('the widget assets', () => {
         stream_id: `banner-texts-${overridden.textsHash}`,
         data: { textsHash: overridden.textsHash, language: 'de', companyName: 'Test Shop', texts: overridden.texts, publishedAt: expect.any(String) },
       },
+    ]);
+  });
+
+  it("list the services the latest cookie scan found beside the owner's own", async () => {
+    const scanned = await addTestWebsite(db.pool, {
+      settings: { services: [{ purpose: 'marketing', name: 'Meta Pixel', description: 'Ads', cookies: ['_fbp'] }] },
+    });
+    const scanId = randomUUID();
+    await appendToStream(
+      db.pool,
+      `scan-${scanId}`,
+      [
+        { type: 'ScanRequested', data: { ...exampleEventData.ScanRequested, scanId, websiteId: scanned.id } },
+        { type: 'ScanCompleted', data: { ...exampleEventData.ScanCompleted, scanId, websiteId: scanned.id } },
+      ],
+      { inlineProjections: [scansProjection] },
+    );
+    const config = (await ingest.app.inject({ method: 'GET', url: `/api/widget/config/${scanned.embedCode}` })).json();
+    expect(config.services).toEqual([
+      { purpose: 'marketing', name: 'Meta Pixel', description: 'Ads', cookies: ['_fbp'] },
+      { purpose: 'analytics', name: 'Google Analytics', description: 'Google', cookies: ['_ga'] },
     ]);
   });
 

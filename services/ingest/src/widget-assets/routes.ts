@@ -16,7 +16,7 @@ import {
   textDirection,
 } from '@consentry/events';
 import type { Db } from '@consentry/infra';
-import { findBranding, getWebsiteByEmbedCode } from '@consentry/projections';
+import { findBranding, getLatestScanItems, getWebsiteByEmbedCode } from '@consentry/projections';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -28,6 +28,7 @@ import { normaliseIp } from '../enrich/ip-address';
 import { ruleFor } from '../enrich/rule';
 import type { WebsiteResolver } from '../website-resolver';
 import { createBannerTextsPublisher } from './banner-texts';
+import { servicesWithDetected } from './detected-services';
 
 export interface WidgetAssetOptions {
   readonly pool: Db;
@@ -123,6 +124,7 @@ export const widgetAssetRoutes: FastifyPluginAsyncZod<WidgetAssetOptions> = asyn
     // An owner who has not set up branding shows the website's own name, not ours.
     const companyName = branding?.companyName ?? website.name;
     const textsHash = await bannerTexts.publish(language, companyName, texts);
+    const scanned = await getLatestScanItems(options.pool, website.id);
     return JSON.stringify({
       websiteId: website.id,
       companyName,
@@ -133,7 +135,7 @@ export const widgetAssetRoutes: FastifyPluginAsyncZod<WidgetAssetOptions> = asyn
       position: website.bannerPosition,
       theme: website.bannerTheme,
       purposes: website.purposes,
-      services: website.services,
+      services: servicesWithDetected(website.services, scanned?.items ?? []),
       consentLifetimeMonths: website.consentLifetimeMonths,
       domain: website.domain,
       language,
