@@ -10,6 +10,7 @@ import { collectRoutes } from './collect/routes';
 import type { GeoLocator } from './enrich/geo';
 import { IngestError, ingestErrorHandler } from './errors';
 import { widgetAssetRoutes } from './widget-assets/routes';
+import { cookieDeclarationRoutes } from './cookie-declaration/routes';
 import { createWebsiteResolver } from './website-resolver';
 
 export interface IngestOptions {
@@ -56,6 +57,7 @@ export const ingestPlugin: FastifyPluginAsync<IngestOptions> = async (app, optio
 
   const websites = createWebsiteResolver(options.pool, { ttlMs: options.websiteCacheTtlMs ?? 5_000 });
   await app.register(collectRoutes, { appender: options.appender, websites, geo: options.geo, bodyLimit: maxBodyBytes });
+  await app.register(cookieDeclarationRoutes, { pool: options.pool });
   await app.register(widgetAssetRoutes, {
     pool: options.pool,
     websites,

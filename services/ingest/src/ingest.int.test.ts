@@ -498,3 +498,64 @@ describe('the rule for a visitor', () => {
     expect((await cdn.app.inject({ method: 'GET', url: `/api/widget/rule/${inactive.embedCode}` })).statusCode).toBe(403);
   });
 });
+
+describe('the cookie declaration', () => {
+  it('lists what the latest scan found by purpose, and what the owner declared but the scan did not see', async () => {
+    const site = await addTestWebsite(db.pool, {
+      companyName: 'Declared Deli',
+      settings: { services: [{ purpose: 'marketing', name: 'Meta Pixel', description: 'Ads', cookies: ['_fbp'] }] },
+    });
+    const scanId = randomUUID();
+    const base = exampleEventData.ScanCompleted.items[0]!;
+    await appendToStream(
+      db.pool,
+      `scan-${scanId}`,
+      [
+        { type: 'ScanRequested', data: { ...exampleEventData.ScanRequested, scanId, websiteId: site.id } },
+        {
+          type: 'ScanCompleted',
+          data: {
+            ...exampleEventData.ScanCompleted,
+            scanId,
+            websiteId: site.id,
+            items: [base, { ...base, name: '<img src=x onerror=alert(1)>', purpose: null, source: null, platform: null, controller: null }],
+          },
+        },
+      ],
+      { inlineProjections: [scansProjection] },
+    );
+    const json = await ingest.app.inject({ method: 'GET', url: `/api/cookie-declaration/${site.embedCode}` });
+    expect(json.statusCode).toBe(200);
+    expect(json.headers['access-control-allow-origin']).toBe('*');
+    expect(json.json()).toMatchObject({
+      companyName: 'Declared Deli',
+      domain: 'shop.example.test',
+      scannedAt: exampleEventData.ScanCompleted.completedAt,
+      sections: [
+        { purpose: 'analytics', items: [{ name: '_ga', provider: 'Google Analytics', retention: '2 years', firstParty: true, seen: true }] },
+        { purpose: 'marketing', items: [{ name: '_fbp', provider: 'Meta Pixel', seen: false }] },
+        { purpose: 'unclassified', items: [{ name: '<img src=x onerror=alert(1)>' }] },
+      ],
+    });
+
+    const page = await ingest.app.inject({ method: 'GET', url: `/cookies/${site.embedCode}` });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(page.headers['content-security-policy']).toContain("default-src 'none'");
+    expect(page.headers['content-security-policy']).toContain('frame-ancestors *');
+    expect(page.body).toContain('<h1>Cookies on shop.example.test</h1>');
+    expect(page.body).toContain('<code>_ga</code>');
+    expect(page.body).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    expect(page.body).not.toContain('<img');
+    const embedded = await ingest.app.inject({ method: 'GET', url: `/cookies/${site.embedCode}?embed=1` });
+    expect(embedded.body).not.toContain('<h1>');
+    expect(embedded.body).toContain('<code>_ga</code>');
+  });
+
+  it('says a site was not scanned yet, and answers 404 and 403 like the config', async () => {
+    const fresh = await addTestWebsite(db.pool);
+    expect((await ingest.app.inject({ method: 'GET', url: `/cookies/${fresh.embedCode}` })).body).toContain('The site has not been scanned yet.');
+    expect((await ingest.app.inject({ method: 'GET', url: '/cookies/unknownCode123' })).statusCode).toBe(404);
+    expect((await ingest.app.inject({ method: 'GET', url: `/api/cookie-declaration/${inactive.embedCode}` })).statusCode).toBe(403);
+  });
+});
