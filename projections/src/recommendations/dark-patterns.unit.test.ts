@@ -64,6 +64,14 @@ function metricsGrid(): RecommendationMetrics[] {
               { position: 'top', theme: 'dark', days: 5, impressions: 500, answers: 450, accepted: 200 },
             ],
             lastEventDay: rate === 5 ? null : rate === 25 ? '2026-06-01' : '2026-06-30',
+            scan: {
+              completedAt: '2026-06-29T10:00:00.000Z',
+              findings: [
+                { code: 'set_before_consent', subject: '_ga', purpose: 'analytics', platform: 'Google Analytics', pageCount: 12 },
+                { code: 'set_after_reject', subject: '_fbp', purpose: 'marketing', platform: null, pageCount: 1 },
+                { code: 'banner_missing', subject: null, purpose: null, platform: null, pageCount: 2 },
+              ],
+            },
             purposes: [
               { purpose: 'analytics', offered: 1000, granted: rate / 2 },
               { purpose: 'identification', offered: 500, granted: 0 },

@@ -2,7 +2,7 @@
 // dimensions, banner impressions, website activity, websites). Building is split in two: the queries
 // gather rows, and `toRecommendationMetrics` turns rows into metrics without I/O, so the derived
 // figures (banner variants on single-variant days, device groups) are unit-testable.
-import type { BannerPosition, BannerTheme, ConsentSource, IpAddressMode, OptionalPurpose } from '@consentry/events';
+import type { BannerPosition, BannerTheme, ConsentSource, FindingCode, IpAddressMode, OptionalPurpose } from '@consentry/events';
 import type { Queryable } from '@consentry/infra';
 import type { AnalyticsRange } from '../analytics/queries';
 import {
@@ -15,6 +15,7 @@ import {
 } from '../consent-dimensions/queries';
 import { getLastEventAt } from '../website-activity/projection';
 import { getPurposeSummary } from '../consent-purposes/queries';
+import { getLatestScanReport } from '../scans/queries';
 import type { Website } from '../websites/queries';
 
 export interface ChoiceCounts {
@@ -57,6 +58,17 @@ export interface RecommendationMetrics {
   readonly currentVariant: { readonly position: BannerPosition; readonly theme: BannerTheme } | null;
   /** UTC day the ledger last received any event of the website (website-activity); null if never. */
   readonly lastEventDay: string | null;
+  /** The latest completed cookie scan's findings (null before the first scan), with each item's purpose and platform. */
+  readonly scan: {
+    readonly completedAt: string;
+    readonly findings: readonly {
+      readonly code: FindingCode;
+      readonly subject: string | null;
+      readonly purpose: string | null;
+      readonly platform: string | null;
+      readonly pageCount: number;
+    }[];
+  } | null;
   /** Per purpose, in the period: the choices that offered it and those that granted it. */
   readonly purposes: readonly { readonly purpose: OptionalPurpose; readonly offered: number; readonly granted: number }[];
   readonly website: {
@@ -93,6 +105,7 @@ export interface RecommendationInputs {
   readonly bannerChoices: readonly DailyChoices[];
   readonly lastEventDay: string | null;
   readonly purposes?: RecommendationMetrics['purposes'];
+  readonly scan?: RecommendationMetrics['scan'];
 }
 
 /** Rows → metrics. Pure. */
@@ -150,6 +163,7 @@ export function toRecommendationMetrics(inputs: RecommendationInputs): Recommend
     currentVariant: latestOnly ? { position: latestOnly.position, theme: latestOnly.theme } : null,
     lastEventDay: inputs.lastEventDay,
     purposes: inputs.purposes ?? [],
+    scan: inputs.scan ?? null,
     website: {
       isActive: inputs.website.isActive,
       createdAt: inputs.website.createdAt,
@@ -168,14 +182,22 @@ export async function gatherRecommendationMetrics(
 ): Promise<RecommendationMetrics> {
   const today = options.now.toISOString().slice(0, 10);
   const range: AnalyticsRange = { websiteId: website.id, fromDay: addDays(today, -(options.days - 1)), toDay: today };
-  const [dimensions, impressions, bannerChoices, lastEventAt, purposeSummary] = await Promise.all([
+  const [dimensions, impressions, bannerChoices, lastEventAt, purposeSummary, latestScan] = await Promise.all([
     getConsentCountsByDimension(db, range),
     getDailyBannerImpressions(db, range),
     getDailyBannerChoices(db, range),
     getLastEventAt(db, website.id),
     getPurposeSummary(db, { websiteIds: [website.id], fromDay: range.fromDay, toDay: range.toDay }),
+    getLatestScanReport(db, website.id),
   ]);
   const lastEventDay = lastEventAt === null ? null : lastEventAt.slice(0, 10);
   const purposes = purposeSummary.purposes.map(({ purpose, offered, granted }) => ({ purpose, offered, granted }));
-  return toRecommendationMetrics({ website, days: options.days, today, dimensions, impressions, bannerChoices, lastEventDay, purposes });
+  const scan = latestScan && {
+    completedAt: latestScan.completedAt,
+    findings: latestScan.findings.map((finding) => {
+      const item = latestScan.items.find((candidate) => candidate.name === finding.subject);
+      return { code: finding.code, subject: finding.subject, purpose: item?.purpose ?? null, platform: item?.platform ?? null, pageCount: finding.pageCount };
+    }),
+  };
+  return toRecommendationMetrics({ website, days: options.days, today, dimensions, impressions, bannerChoices, lastEventDay, purposes, scan });
 }

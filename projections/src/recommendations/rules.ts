@@ -435,6 +435,75 @@ export function unacceptedPurpose(metrics: RecommendationMetrics): Recommendatio
     });
 }
 
+const pagesOf = (pageCount: number) => (pageCount === 1 ? '1 page' : `${count(pageCount)} pages`);
+const blockedTag = (purpose: string) => `<script type="text/plain" data-consentry-category="${purpose}" src="…"></script>`;
+
+/**
+ * What the latest cookie scan found set before consent or left after Reject All, one recommendation
+ * per item or host, with the exact change to the snippet that loads it; and pages without the banner.
+ */
+export function scanFindings(metrics: RecommendationMetrics): RecommendationDraft[] {
+  if (!metrics.scan) return [];
+  const drafts: RecommendationDraft[] = [];
+  for (const finding of metrics.scan.findings) {
+    const subject = finding.subject ?? 'An item';
+    const what = finding.platform ? `${finding.platform} (${subject})` : subject;
+    const purpose = finding.purpose && finding.purpose !== 'necessary' ? finding.purpose : 'marketing';
+    if (finding.code === 'set_before_consent') {
+      drafts.push({
+        type: 'compliance',
+        severity: 'critical',
+        title: `${subject} is set before consent on ${pagesOf(finding.pageCount)}`,
+        description:
+          `The latest cookie scan (${metrics.scan.completedAt.slice(0, 10)}) found ${what} before the visitor chose anything, on ` +
+          `${pagesOf(finding.pageCount)}. Under the GDPR and the ePrivacy rules, ${purpose} cookies need consent first.`,
+        impact: 'Setting such items before consent breaches the ePrivacy rules by itself, and it makes the banner\'s answer meaningless.',
+        actionItems: [
+          `Load ${finding.platform ?? 'the script that sets it'} through a blocked script tag, so it runs only once ${purpose} is allowed: ${blockedTag(purpose)} (keep its own src).`,
+          'For a tag manager, block the tag manager itself the same way, or give its tags the consent checks of Google Consent Mode.',
+          'Scan again to confirm it is gone.',
+        ],
+        estimatedImprovement: 'No tracking before consent.',
+        timeToImplement: '15 minutes',
+        implementationDifficulty: 'easy',
+        relatedMetrics: ['scanFindings'],
+      });
+    } else if (finding.code === 'set_after_reject') {
+      drafts.push({
+        type: 'compliance',
+        severity: 'high',
+        title: `${subject} stays after Reject All on ${pagesOf(finding.pageCount)}`,
+        description:
+          `After a visitor rejected everything, the latest cookie scan still found ${what} on ${pagesOf(finding.pageCount)}: ` +
+          'something sets it whatever the visitor chose.',
+        impact: 'A refusal that changes nothing is not a choice: the consents the banner collects are not valid either.',
+        actionItems: [
+          `Block what sets it until ${purpose} is allowed: ${blockedTag(purpose)}.`,
+          'If it is needed for the site to work, say so: mark it Necessary on the website\'s Cookie scan page.',
+        ],
+        estimatedImprovement: 'Reject All works as visitors expect.',
+        timeToImplement: '15 minutes',
+        implementationDifficulty: 'easy',
+        relatedMetrics: ['scanFindings'],
+      });
+    } else if (finding.code === 'banner_missing') {
+      drafts.push({
+        type: 'compliance',
+        severity: 'medium',
+        title: `The banner is missing on ${pagesOf(finding.pageCount)}`,
+        description: `The latest cookie scan found pages without the consent banner (${pagesOf(finding.pageCount)}): visitors who land there cannot choose.`,
+        impact: 'A visitor who lands on such a page is never asked, and nothing there is blocked by the banner.',
+        actionItems: ['Add the snippet to the template every page shares (usually the site\'s layout or footer).', 'Scan again to confirm.'],
+        estimatedImprovement: 'Every page asks.',
+        timeToImplement: '10 minutes',
+        implementationDifficulty: 'easy',
+        relatedMetrics: ['scanFindings'],
+      });
+    }
+  }
+  return drafts;
+}
+
 export const recommendationRules: readonly RecommendationRule[] = [
   { id: 'installation-stopped', rank: 1, evaluate: installationStopped },
   { id: 'installation-missing', rank: 2, evaluate: installationMissing },
@@ -448,6 +517,7 @@ export const recommendationRules: readonly RecommendationRule[] = [
   { id: 'large-gpc-share', rank: 10, evaluate: largeGpcShare },
   { id: 'underperforming-banner-variant', rank: 11, evaluate: underperformingBannerVariant },
   { id: 'unaccepted-purpose', rank: 12, evaluate: unacceptedPurpose },
+  { id: 'scan-finding', rank: 0, evaluate: scanFindings },
 ];
 
 const severityWeight: Record<RecommendationSeverity, number> = { critical: 1, high: 2, medium: 3, low: 4 };

@@ -7,6 +7,7 @@ import { deviceClasses } from '@consentry/events';
 import { consentRateOf, toRecommendationMetrics, totalOf } from './metrics';
 import { buildRecommendationReport } from './queries';
 import {
+  scanFindings,
   unacceptedPurpose,
   bannerIgnored,
   fullIpAddresses,
@@ -181,6 +182,38 @@ describe('unacceptedPurpose', () => {
     ['none of 50', withPurpose(50, 0), [{ description: expect.stringContaining('0.0% of the visitors asked allowed Marketing') }]],
     ['never offered', withPurpose(0, 0), []],
   ]);
+});
+
+describe('scanFindings', () => {
+  const scanned = (findings: NonNullable<RecommendationMetrics['scan']>['findings']) => metricsWith({ scan: { completedAt: '2026-06-29T10:00:00.000Z', findings } });
+  const ga = { code: 'set_before_consent' as const, subject: '_ga', purpose: 'analytics', platform: 'Google Analytics', pageCount: 12 };
+  table(scanFindings, [
+    ['no scan yet', metricsWith(), []],
+    ['a clean scan', scanned([{ code: 'declared_not_seen', subject: 'old', purpose: null, platform: null, pageCount: 0 }]), []],
+    [
+      '_ga before consent on 12 pages (critical, compliance)',
+      scanned([ga]),
+      [{ type: 'compliance', severity: 'critical', title: '_ga is set before consent on 12 pages' }],
+    ],
+    [
+      'after Reject All (high) and the banner missing (medium)',
+      scanned([
+        { ...ga, code: 'set_after_reject', pageCount: 1 },
+        { code: 'banner_missing', subject: null, purpose: null, platform: null, pageCount: 3 },
+      ]),
+      [
+        { severity: 'high', title: '_ga stays after Reject All on 1 page' },
+        { severity: 'medium', title: 'The banner is missing on 3 pages' },
+      ],
+    ],
+  ]);
+
+  it('gives the exact snippet change for the purpose of what it found', () => {
+    const [draft] = scanFindings(scanned([ga]));
+    expect(draft?.actionItems[0]).toBe(
+      'Load Google Analytics through a blocked script tag, so it runs only once analytics is allowed: <script type="text/plain" data-consentry-category="analytics" src="…"></script> (keep its own src).',
+    );
+  });
 });
 
 describe('underperformingBannerVariant', () => {

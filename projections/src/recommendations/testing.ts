@@ -28,6 +28,7 @@ export function metricsWith(overrides: Overrides = {}): RecommendationMetrics {
       { purpose: 'marketing', offered: 1000, granted: 450 },
     ],
     ...rest,
+    scan: rest.scan ?? null,
     website: {
       isActive: true,
       createdAt: '2026-01-01T00:00:00.000Z',

@@ -161,3 +161,18 @@ export async function getLatestScanItems(db: Queryable, websiteId: string): Prom
   const row = rows[0];
   return row ? { scanId: row.scan_id, completedAt: row.completed_at.toISOString(), items: row.items ?? [] } : null;
 }
+
+/** The items and findings of the website's latest completed scan (null before its first). */
+export async function getLatestScanReport(
+  db: Queryable,
+  websiteId: string,
+): Promise<{ scanId: string; completedAt: string; items: ScannedItem[]; findings: ScanFinding[] } | null> {
+  const { rows } = await db.query<{ scan_id: string; completed_at: Date; items: ScannedItem[] | null; findings: ScanFinding[] | null }>({
+    name: 'get-latest-scan-report',
+    text: `SELECT scan_id, completed_at, items, findings FROM scans
+            WHERE website_id = $1 AND status = 'completed' ORDER BY completed_at DESC LIMIT 1`,
+    values: [websiteId],
+  });
+  const row = rows[0];
+  return row ? { scanId: row.scan_id, completedAt: row.completed_at.toISOString(), items: row.items ?? [], findings: row.findings ?? [] } : null;
+}
