@@ -347,23 +347,21 @@ describe('the limits of a scan', () => {
   });
 
   it('ends at its deadline with the pages it finished, marked truncated', async () => {
-    // 15 pages, each answered after 300 ms: more than 5 s of work.
-    const site = await serveTestSite({ slowMs: 300, extraPages: 10 });
+    // The home page answers; its linked pages never do, and their visits outlast the scan's deadline
+    // (the page timeout is longer), so the scan ends on the deadline, whatever the machine's speed.
+    const site = await serveTestSite({ hangExtraPages: true, extraPages: 10 });
     try {
-      const started = Date.now();
-      const observation = await scanWebsite(browser, optionsFor(site, { scanTimeoutMs: 5000 }));
-      const took = Date.now() - started;
+      const observation = await scanWebsite(browser, optionsFor(site, { scanTimeoutMs: 15_000, pageTimeoutMs: 60_000 }));
       expect(observation.truncated).toBe(true);
-      expect(observation.pages.length).toBeGreaterThanOrEqual(1);
-      expect(observation.pages.length).toBeLessThan(15);
+      expect(observation.pages.map((page) => new URL(page.url).pathname)).toContain('/');
+      expect(observation.pages.some((page) => page.url.includes('/p/'))).toBe(false);
       expect(observation.pagesNotVisited).toBeGreaterThan(0);
       // Every page kept is whole: its three visits finished.
       for (const page of observation.pages) expect(Object.values(page.visits).map((visit) => visit.error)).toEqual([null, null, null]);
-      expect(took).toBeLessThan(5000 + 1500);
     } finally {
       await site.close();
     }
-  });
+  }, 120_000);
 
   it('stops when the caller aborts, rejecting with the reason', async () => {
     const site = await serveTestSite();

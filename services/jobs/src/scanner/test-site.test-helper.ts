@@ -15,7 +15,9 @@
 //   /no-banner   no banner, no scripts
 //   /hidden      banner and analytics; linked only from the sitemap (an index → sitemap-pages.xml)
 //   blog.shop…/  banner, analytics, marketing
-// `slowMs` delays every page (deadline tests); `extraPages` adds /p/1… linked from the home page.
+// `slowMs` delays every page; `hangExtraPages` never answers /p/… (deadline tests: the home page
+// finishes, the next page is still loading when the deadline comes); `extraPages` adds /p/1… linked
+// from the home page.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -25,6 +27,7 @@ export const siteDomain = 'shop.example.test';
 
 export interface TestSiteOptions {
   slowMs?: number;
+  hangExtraPages?: boolean;
   extraPages?: number;
   /** A fixed site: analytics.js waits for Accept All like marketing.js, and the iframe too. */
   fixed?: boolean;
@@ -204,6 +207,7 @@ export async function serveTestSite(options: TestSiteOptions = {}): Promise<Test
     const page = pages()[path];
     if (page === undefined) return send(response, 404, 'text/html', '<!doctype html><p>Not found</p>', session);
     const reply = (): void => send(response, 200, 'text/html; charset=utf-8', page, session);
+    if (options.hangExtraPages && path.startsWith('/p/')) return;
     if (options.slowMs) setTimeout(reply, options.slowMs);
     else reply();
   };
