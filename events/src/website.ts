@@ -95,6 +95,10 @@ export type PurposeService = z.infer<typeof purposeService>;
 export const consentLifetimeMonths = z.int().min(1).max(24);
 export const defaultConsentLifetimeMonths = 12;
 
+/** Days between a website's scheduled cookie scans (monthly by default); 0: only scans started by hand. */
+export const scanIntervalDays = z.int().min(0).max(365);
+export const defaultScanIntervalDays = 30;
+
 /** The owner's rule per region (`EU`, a country `GB`, a US state `US-CA`); regions not named keep the default. */
 export const regionRules = z.record(z.string().max(16), consentRule).superRefine((rules, ctx) => {
   const regions = Object.keys(rules);
@@ -121,6 +125,7 @@ const websiteSettingNames = [
   'textOverrides',
   'regionRules',
   'forceOptIn',
+  'scanIntervalDays',
 ] as const;
 
 /** Only the settings that changed are present; an event that changes nothing is refused. */
@@ -147,6 +152,8 @@ export const WebsiteSettingsChangedData = z
     regionRules: regionRules.optional(),
     /** Opt-in everywhere, whatever the region. */
     forceOptIn: z.boolean().optional(),
+    /** Days between scheduled cookie scans; 0 schedules none. */
+    scanIntervalDays: scanIntervalDays.optional(),
     changedAt: isoDateTime,
   })
   .refine((data) => websiteSettingNames.some((name) => data[name] !== undefined), {

@@ -320,6 +320,7 @@ describe('toRecommendationMetrics', () => {
     textOverrides: {},
     regionRules: {},
     forceOptIn: false,
+    scanIntervalDays: 30,
     createdAt: '2026-01-01T00:00:00.000Z',
   };
 

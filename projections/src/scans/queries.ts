@@ -176,3 +176,36 @@ export async function getLatestScanReport(
   const row = rows[0];
   return row ? { scanId: row.scan_id, completedAt: row.completed_at.toISOString(), items: row.items ?? [], findings: row.findings ?? [] } : null;
 }
+
+/**
+ * Active websites due a scheduled scan: scans every `scan_interval_days` (not 0), that have received
+ * at least one event (an installation: a site nobody embedded the snippet on is not scanned on its
+ * own), with no scan requested within the interval and none open.
+ */
+export async function listWebsitesDueScan(db: Queryable, now: Date, limit = 100): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>({
+    name: 'list-websites-due-scan',
+    text: `SELECT w.id FROM websites w
+            WHERE w.is_active AND w.scan_interval_days > 0
+              AND EXISTS (SELECT 1 FROM website_activity a WHERE a.website_id = w.id)
+              AND NOT EXISTS (
+                SELECT 1 FROM scans s WHERE s.website_id = w.id
+                   AND (s.status IN ('queued', 'running') OR s.requested_at > $1::timestamptz - make_interval(days => w.scan_interval_days)))
+            ORDER BY w.id LIMIT $2`,
+    values: [now, limit],
+  });
+  return rows.map((row) => row.id);
+}
+
+/** The findings of the completed scan before `scanId` of the same website (null when it is the first). */
+export async function getPreviousScanFindings(db: Queryable, websiteId: string, scanId: string): Promise<ScanFinding[] | null> {
+  const { rows } = await db.query<{ findings: ScanFinding[] | null }>({
+    name: 'get-previous-scan-findings',
+    text: `SELECT findings FROM scans
+            WHERE website_id = $1 AND status = 'completed' AND scan_id <> $2
+              AND completed_at <= (SELECT completed_at FROM scans WHERE scan_id = $2)
+            ORDER BY completed_at DESC LIMIT 1`,
+    values: [websiteId, scanId],
+  });
+  return rows[0] ? (rows[0].findings ?? []) : null;
+}

@@ -50,6 +50,7 @@ export const websitesProjection: Projection = {
                      text_overrides     = coalesce($14::jsonb, text_overrides),
                      region_rules       = coalesce($15::jsonb, region_rules),
                      force_opt_in       = coalesce($16, force_opt_in),
+                     scan_interval_days = coalesce($17, scan_interval_days),
                      updated_at         = $9
                    WHERE id = $1`,
             values: [
@@ -69,6 +70,7 @@ export const websitesProjection: Projection = {
               data.textOverrides === undefined ? null : JSON.stringify(data.textOverrides),
               data.regionRules === undefined ? null : JSON.stringify(data.regionRules),
               data.forceOptIn ?? null,
+              data.scanIntervalDays ?? null,
             ],
           });
           break;

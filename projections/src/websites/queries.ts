@@ -32,6 +32,8 @@ export interface Website {
   readonly textOverrides: BannerTextOverrides;
   readonly regionRules: RegionRules;
   readonly forceOptIn: boolean;
+  /** Days between scheduled cookie scans; 0: none. */
+  readonly scanIntervalDays: number;
   readonly createdAt: string;
 }
 
@@ -55,6 +57,7 @@ interface WebsiteRow {
   text_overrides: BannerTextOverrides;
   region_rules: RegionRules;
   force_opt_in: boolean;
+  scan_interval_days: number;
   created_at: Date;
 }
 
@@ -78,6 +81,7 @@ const toWebsite = (row: WebsiteRow): Website => ({
   textOverrides: row.text_overrides,
   regionRules: row.region_rules,
   forceOptIn: row.force_opt_in,
+  scanIntervalDays: row.scan_interval_days,
   createdAt: row.created_at.toISOString(),
 });
 

@@ -38,9 +38,10 @@ import {
   webAppPlugin,
 } from '@consentry/api';
 import { createGeoLocator, ingestPlugin } from '@consentry/ingest';
-import { asyncProjections, countOpenDeadLetters, startProjector, startRelay, type Projector, type Relay } from '@consentry/projections';
+import { asyncProjections, countOpenDeadLetters, getInstallationBranding, getUser, startProjector, startRelay, type Projector, type Relay } from '@consentry/projections';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { launchScannerBrowser } from './scanner/browser';
+import { newFindingsEmail } from './scanner/scan-notification';
 import { startScanRunner } from './scanner/scan-runner';
 
 export interface RunningSystem {
@@ -136,6 +137,8 @@ export async function startSystem(config: Config): Promise<RunningSystem> {
     onError: (error) => logger.error({ err: error, component: 'sealer' }, 'Sealing failed; retrying on the next round'),
   });
 
+  const mailer = config.SMTP_URL ? createSmtpMailer({ url: config.SMTP_URL, from: config.mailFrom }) : undefined;
+
   // Cookie scans, one at a time (docs/scanner.md): the queue is the scans read model.
   const scanRunner = config.SCANNER === 'off' ? { stop: async () => undefined } : startScanRunner({
     pool,
@@ -145,6 +148,15 @@ export async function startSystem(config: Config): Promise<RunningSystem> {
     // too, which leaves the banner on its safe default (asking first) whatever this server's region.
     muteRequest: (url) => url.startsWith(`${config.publicUrl}/api/collect/`) || url.startsWith(`${config.publicUrl}/api/widget/rule/`),
     isAllowedAddress: (host) => config.VERIFY_ALLOWED_HOSTS.includes(host.toLowerCase()),
+    notifyNewFindings: async (website, findings) => {
+      const owner = await getUser(pool, website.ownerId);
+      if (!owner || !mailer) {
+        logger.warn({ component: 'scanner', websiteId: website.id, findings: findings.length }, 'A scheduled scan found something new; no email sent (no SMTP_URL or no owner)');
+        return;
+      }
+      const { companyName } = await getInstallationBranding(pool);
+      await mailer.send(newFindingsEmail({ to: owner.email, domain: website.domain, findings, appUrl: config.publicUrl, productName: companyName }));
+    },
     onOutcome: (outcome) =>
       logger.info({ component: 'scanner', scanId: outcome.scan.scanId, websiteId: outcome.scan.websiteId, status: outcome.status }, 'Scan finished'),
     onError: (error) => logger.error({ err: error, component: 'scanner' }, 'The scan runner could not record a scan; retrying'),
@@ -169,7 +181,6 @@ export async function startSystem(config: Config): Promise<RunningSystem> {
     widgetScriptPath: widgetScriptPath(),
     rateLimitPerMinute: config.INGEST_RATE_LIMIT_PER_MINUTE,
   });
-  const mailer = config.SMTP_URL ? createSmtpMailer({ url: config.SMTP_URL, from: config.mailFrom }) : undefined;
   await http.register(apiPlugin, {
     pool,
     publicUrl: config.publicUrl,

@@ -11,6 +11,7 @@ import {
   policyVersion,
   purposeService,
   regionRules,
+  scanIntervalDays,
   webUrl,
   websiteName,
   type WebsiteActor,
@@ -52,6 +53,7 @@ const websiteSettings = z
         "The rule per region ('EU', a country such as 'GB', a US state such as 'US-CA'): opt_in, opt_out or notice_only. Regions not named keep the default: opt_out in the US opt-out states, opt_in everywhere else.",
     }),
     forceOptIn: z.boolean().meta({ description: 'Ask for consent (opt-in) everywhere, whatever the region.' }),
+    scanIntervalDays: scanIntervalDays.meta({ description: 'Days between scheduled cookie scans (0–365, default 30; 0 schedules none).' }),
   })
   .meta({ id: 'WebsiteSettings', description: "A website's consent and privacy settings" });
 
@@ -74,6 +76,7 @@ const toSettingsAnswer = (website: Website): z.infer<typeof websiteSettings> => 
   textOverrides: website.textOverrides,
   regionRules: website.regionRules,
   forceOptIn: website.forceOptIn,
+  scanIntervalDays: website.scanIntervalDays,
 });
 
 const newWebsiteBody = z.object({

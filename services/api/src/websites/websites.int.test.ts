@@ -200,6 +200,7 @@ describe("when an owner changes a website's settings", () => {
       textOverrides: {},
       regionRules: {},
       forceOptIn: false,
+      scanIntervalDays: 30,
     });
   });
 
@@ -211,6 +212,7 @@ describe("when an owner changes a website's settings", () => {
       textOverrides: { de: { title: 'Cookies bei {company}', acceptAll: 'Alles erlauben' }, fr: { rejectAll: 'Non merci' } },
       regionRules: { 'US-CA': 'opt_in', BR: 'notice_only' },
       forceOptIn: true,
+      scanIntervalDays: 7,
     };
     const response = await owner.request({ method: 'PATCH', url: `/api/websites/${website.id}/settings`, payload: change });
     expect(response.statusCode).toBe(200);
@@ -239,6 +241,7 @@ describe("when an owner changes a website's settings", () => {
     [{ textOverrides: { de: { headline: 'x' } } }, 'headline'],
     [{ regionRules: { California: 'opt_out' } }, 'Expected EU, a country code (GB) or a subdivision (US-CA)'],
     [{ regionRules: { 'US-CA': 'maybe' } }, 'opt_in'],
+    [{ scanIntervalDays: 400 }, 'Too big: expected number to be <=365'],
   ])('refuses %j with a clear message', async (change, message) => {
     const owner = await registerOwner(api.app);
     const website = await addWebsiteAs(owner, 'Shop');

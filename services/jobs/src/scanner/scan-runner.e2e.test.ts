@@ -8,22 +8,31 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendToStream, loadConfig } from '@consentry/infra';
 import { createTestDatabase, freePort, serveStaticPages, type TestDatabase } from '@consentry/infra/testing';
 import { addTestWebsite, type TestWebsite } from '@consentry/ingest/testing';
-import { getScanReport, scansProjection } from '@consentry/projections';
+import { getScanReport, listScans, scansProjection } from '@consentry/projections';
 import { startSystem, type RunningSystem } from '../system';
 import { launchScannerBrowser } from './browser';
-import { runNextScan, type ScanRunnerOptions } from './scan-runner';
+import { runNextScan, scheduleDueScans, type ScanRunnerOptions } from './scan-runner';
 
 let db: TestDatabase;
 let system: RunningSystem;
 let site: { port: number; close(): Promise<void> };
 let website: TestWebsite;
 let serviceUrl: string;
+/** Added to every page's head: lets a test change the site between two scans. */
+let pageExtra = '';
+/** The site's pages, served by reference: re-rendered, they change what the next scan sees. */
+const sitePages: Record<string, string> = {};
+function renderPages(): void {
+  sitePages['/'] = page(website.embedCode, 'Home', '<a href="/menu">Menu</a>');
+  sitePages['/menu'] = page(website.embedCode, 'Menu', '<a href="/">Home</a>');
+}
 
 const page = (embedCode: string, title: string, links: string) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${title}</title>
 <script>window.dataLayer = window.dataLayer || []; function gtag() { dataLayer.push(arguments); }</script>
 <script>document.cookie = 'PHPSESSID=abc123; path=/';</script>
 <script>document.cookie = '_ga=GA1.1.123.456; path=/; max-age=63072000';</script>
+${pageExtra}
 </head><body><h1>${title}</h1>${links}
 <script type="text/plain" data-consentry-category="marketing">document.cookie = '_fbp=fb.1.123.456; path=/; max-age=7776000';</script>
 <script src="${serviceUrl}/widget.js" data-embed-code="${embedCode}" defer></script>
@@ -41,10 +50,8 @@ beforeAll(async () => {
     companyName: 'Scanned Shop',
     settings: { services: [{ purpose: 'marketing', name: 'Meta Pixel', description: 'Ad measurement', cookies: ['_fbp'] }] },
   });
-  site = await serveStaticPages({
-    '/': page(website.embedCode, 'Home', '<a href="/menu">Menu</a>'),
-    '/menu': page(website.embedCode, 'Menu', '<a href="/">Home</a>'),
-  });
+  renderPages();
+  site = await serveStaticPages(sitePages);
 }, 120_000);
 
 afterAll(async () => {
@@ -122,4 +129,68 @@ describe('the scan runner', () => {
     expect(report?.failureReason).toMatch(/www\.gone\.example\.test/);
     expect(report?.failureReason).not.toMatch(/at .*\.ts:\d+/);
   }, 60_000);
+});
+
+describe('scheduled scans', () => {
+  const installed = async (websiteId: string) =>
+    db.pool.query('INSERT INTO website_activity (website_id, last_event_at) VALUES ($1, now()) ON CONFLICT (website_id) DO NOTHING', [websiteId]);
+
+  it('are queued for installed, active websites whose interval has passed, once', async () => {
+    const due = await addTestWebsite(db.pool, { domain: 'due.example.test' });
+    const neverInstalled = await addTestWebsite(db.pool, { domain: 'never.example.test' });
+    const off = await addTestWebsite(db.pool, { domain: 'off.example.test', settings: { scanIntervalDays: 0 } });
+    const inactive = await addTestWebsite(db.pool, { domain: 'inactive.example.test', active: false });
+    for (const site of [due, off, inactive]) await installed(site.id);
+    // The website of the other tests was scanned just now: not due.
+    await installed(website.id);
+
+    const now = new Date();
+    expect(await scheduleDueScans(db.pool, now)).toBeGreaterThanOrEqual(1);
+    const [scan] = await listScans(db.pool, due.id);
+    expect(scan).toMatchObject({ trigger: 'schedule', status: 'queued', requestedBy: null, maxPages: 25 });
+    for (const site of [neverInstalled, off, inactive, website]) {
+      expect((await listScans(db.pool, site.id)).filter((entry) => entry.trigger === 'schedule'), site.domain).toEqual([]);
+    }
+    // Asked again: the queued one stands.
+    await scheduleDueScans(db.pool, now);
+    expect(await listScans(db.pool, due.id)).toHaveLength(1);
+    // Thirty days on, after it ran, the next one is due.
+    await db.pool.query(`UPDATE scans SET status = 'failed' WHERE website_id = $1`, [due.id]);
+    await scheduleDueScans(db.pool, new Date(now.getTime() + 31 * 86_400_000));
+    expect(await listScans(db.pool, due.id)).toHaveLength(2);
+    // What the far-future round queued is not for the next test to run.
+    await db.pool.query(`DELETE FROM scans WHERE status = 'queued'`);
+  });
+
+  it('tell the owner what a scheduled scan found that the previous scan did not, and only that', async () => {
+    const told: string[][] = [];
+    const options: ScanRunnerOptions = {
+      ...runnerOptions(),
+      notifyNewFindings: async (_site, findings) => {
+        told.push(findings.map((finding) => `${finding.code} ${finding.subject}`));
+      },
+    };
+    const schedule = async () => {
+      const scanId = crypto.randomUUID();
+      await appendToStream(
+        db.pool,
+        `scan-${scanId}`,
+        [{ type: 'ScanRequested', data: { scanId, websiteId: website.id, trigger: 'schedule', requestedBy: null, maxPages: 5, requestedAt: new Date().toISOString() } }],
+        { inlineProjections: [scansProjection] },
+      );
+      expect(await runNextScan(options)).toMatchObject({ status: 'completed', scan: { scanId } });
+    };
+    // A first scheduled scan sets what is known (it may be new against an earlier one: not the point).
+    await schedule();
+    told.length = 0;
+    // Scanned again unchanged: nothing new, nobody told.
+    await schedule();
+    expect(told).toEqual([]);
+    // The site changes: a new tracker appears before consent.
+    pageExtra = '<script>document.cookie = "_gcl_au=1.1.1; path=/; max-age=7776000";</script>';
+    renderPages();
+    await schedule();
+    expect(told).toEqual([expect.arrayContaining(['set_before_consent _gcl_au'])]);
+    expect(told[0]!.some((line) => line.includes('_ga '))).toBe(false);
+  }, 120_000);
 });

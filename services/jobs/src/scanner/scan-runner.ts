@@ -2,9 +2,21 @@
 // the scans read model, one at a time, visits the website with the engine, and records the result as
 // ScanCompleted — or ScanFailed with a reason the owner can act on. Progress is reported as it goes
 // (it is also the claim's heartbeat: a runner that dies leaves a scan another runner takes over).
-import { scanStreamId, type ScanCompleted } from '@consentry/events';
+// It also queues the scheduled scans of websites that are due one.
+import { randomUUID } from 'node:crypto';
+import { defaultScanPages, scanStreamId, type ScanCompleted, type ScanFinding } from '@consentry/events';
 import { appendToStream, ConcurrencyError, type Db, type NewEvent } from '@consentry/infra';
-import { claimNextScan, getWebsite, listItemAssignments, reportScanProgress, scansProjection, type ScanSummary, type Website } from '@consentry/projections';
+import {
+  claimNextScan,
+  getPreviousScanFindings,
+  getWebsite,
+  listItemAssignments,
+  listWebsitesDueScan,
+  reportScanProgress,
+  scansProjection,
+  type ScanSummary,
+  type Website,
+} from '@consentry/projections';
 import type { Browser } from 'playwright-core';
 import { ChromiumMissingError } from './browser';
 import { classifyCookie } from './cookie-database';
@@ -29,6 +41,11 @@ export interface ScanRunnerOptions {
   readonly timing?: ScanOptions['timing'];
   /** A claim older than this with no progress is taken over. */
   readonly staleAfterMs?: number;
+  /**
+   * Told when a scheduled scan finds what the previous completed scan did not (by code and subject):
+   * the owner should hear about a new tracker nobody added by hand.
+   */
+  readonly notifyNewFindings?: (website: Website, findings: readonly ScanFinding[], scan: ScanSummary) => Promise<void>;
   readonly now?: () => Date;
 }
 
@@ -95,6 +112,12 @@ export async function runNextScan(options: ScanRunnerOptions): Promise<ScanOutco
       await browser.close().catch(() => undefined);
     }
     await recordOnce(options.pool, scan.scanId, { type: 'ScanCompleted', data: result });
+    if (scan.trigger === 'schedule' && options.notifyNewFindings) {
+      const previous = await getPreviousScanFindings(options.pool, website.id, scan.scanId);
+      const known = new Set((previous ?? []).map((finding) => `${finding.code}\u0000${finding.subject}`));
+      const fresh = result.findings.filter((finding) => !known.has(`${finding.code}\u0000${finding.subject}`));
+      if (fresh.length > 0) await options.notifyNewFindings(website, fresh, scan).catch(() => undefined);
+    }
     return { scan, status: 'completed' };
   } catch (error) {
     const reason = reasonOf(error);
@@ -126,6 +149,27 @@ function reasonOf(error: unknown): string {
   return 'The scan stopped on an unexpected error; it was logged. Try again later.';
 }
 
+/** Queues a scheduled scan (trigger 'schedule') for every website that is due one; returns how many. */
+export async function scheduleDueScans(pool: Db, now: Date): Promise<number> {
+  let queued = 0;
+  for (const websiteId of await listWebsitesDueScan(pool, now)) {
+    const scanId = randomUUID();
+    try {
+      await appendToStream(
+        pool,
+        scanStreamId(scanId),
+        [{ type: 'ScanRequested', data: { scanId, websiteId, trigger: 'schedule', requestedBy: null, maxPages: defaultScanPages, requestedAt: now.toISOString() } }],
+        { expectedVersion: 'no_stream', inlineProjections: [scansProjection] },
+      );
+      queued++;
+    } catch (error) {
+      // Someone asked for one meanwhile: that scan will do.
+      if ((error as { constraint?: unknown }).constraint !== 'scans_one_open') throw error;
+    }
+  }
+  return queued;
+}
+
 export interface ScanRunner {
   stop(): Promise<void>;
 }
@@ -134,14 +178,22 @@ export interface ScanRunner {
  * Works through the queue every `pollMs` (at once after a scan finished), one scan at a time, until
  * stopped; `onError` hears about what could not even be recorded (the database gone).
  */
-export function startScanRunner(options: ScanRunnerOptions & { pollMs?: number; onOutcome?: (outcome: ScanOutcome) => void; onError?: (error: unknown) => void }): ScanRunner {
+export function startScanRunner(
+  options: ScanRunnerOptions & { pollMs?: number; scheduleEveryMs?: number; onOutcome?: (outcome: ScanOutcome) => void; onError?: (error: unknown) => void },
+): ScanRunner {
   let stopped = false;
+  let scheduledAt = 0;
   let timer: NodeJS.Timeout | undefined;
   let wake: (() => void) | undefined;
   const loop = (async () => {
     while (!stopped) {
       let outcome: ScanOutcome | null = null;
       try {
+        const now = (options.now ?? (() => new Date()))();
+        if (now.getTime() - scheduledAt >= (options.scheduleEveryMs ?? 10 * 60_000)) {
+          scheduledAt = now.getTime();
+          await scheduleDueScans(options.pool, now);
+        }
         outcome = await runNextScan(options);
         if (outcome) options.onOutcome?.(outcome);
       } catch (error) {
