@@ -1,9 +1,10 @@
 // The Website Analytics screen (/website-analytics): a card per website with its consent figures;
-// opening one shows its detail with the tabs Consent Data, Traffic Analytics and Settings. Which
+// opening one shows its detail with the tabs Consent Data, Traffic Analytics, Settings and Cookie
+// scan (loaded lazily: the scanner's report is a screen of its own, downloaded when opened). Which
 // website and tab are open lives in the URL (`?website=…&tab=…`), handed in by the route.
 import { useQuery } from '@tanstack/react-query';
 import { ArrowLeft, ChartColumn, Globe } from 'lucide-react';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { PageHeader } from '../../components/page-header';
 import { NoWebsites } from '../websites/no-websites';
 import { EmptyState, ErrorState, LoadingState } from '../../components/query-state';
@@ -21,6 +22,8 @@ import { websitesQueryOptions, type Website } from '../websites/queries';
 import { WebsiteStatusBadge } from '../websites/websites-page';
 import { ConsentDataTab } from './consent-data-tab';
 import type { WebsiteAnalyticsSearch, WebsiteAnalyticsTab } from './search';
+
+const CookieScanTab = lazy(() => import('../scans/cookie-scan-tab'));
 
 export interface WebsiteAnalyticsPageProps {
   websiteId?: string;
@@ -138,6 +141,7 @@ function WebsiteDetail({ website, tab, onNavigate }: { website: Website; tab: We
           <TabsTrigger value="consent">Consent Data</TabsTrigger>
           <TabsTrigger value="traffic">Traffic Analytics</TabsTrigger>
           <TabsTrigger value="settings">Settings</TabsTrigger>
+          <TabsTrigger value="scan">Cookie scan</TabsTrigger>
         </TabsList>
         <TabsContent value="consent">
           <ConsentDataTab websiteId={website.id} />
@@ -158,6 +162,11 @@ function WebsiteDetail({ website, tab, onNavigate }: { website: Website; tab: We
               <WebsiteSettingsForm websiteId={website.id} fields="all" />
             </CardContent>
           </Card>
+        </TabsContent>
+        <TabsContent value="scan">
+          <Suspense fallback={<LoadingState />}>
+            <CookieScanTab websiteId={website.id} />
+          </Suspense>
         </TabsContent>
       </Tabs>
     </>

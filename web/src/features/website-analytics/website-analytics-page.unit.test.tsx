@@ -39,6 +39,7 @@ function stubApi() {
         services: [],
         consentLifetimeMonths: 12,
       }),
+    'GET /api/websites/w1/scans': () => jsonResponse([]),
     'GET /api/websites': () => jsonResponse(websites),
     'GET /api/stats/websites': () =>
       jsonResponse([
@@ -136,6 +137,15 @@ describe('website analytics page', () => {
     expect(screen.getByLabelText('Policy version')).toHaveValue('1');
   });
 
+  it('loads the Cookie scan tab when the route says so', async () => {
+    const { requests } = stubApi();
+    renderInApp(<WebsiteAnalyticsPage websiteId="w1" tab="scan" onNavigate={vi.fn()} />);
+    expect(await screen.findByRole('tab', { name: 'Cookie scan' })).toHaveAttribute('aria-selected', 'true');
+    expect(await screen.findByRole('region', { name: 'Cookie scan' })).toBeInTheDocument();
+    expect(await screen.findByText('This website has not been scanned yet.')).toBeInTheDocument();
+    expect(requests.map((request) => request.url)).toContain('/api/websites/w1/scans');
+  });
+
   it("says 'No websites found' for a website that is not there", async () => {
     stubApi();
     const onNavigate = vi.fn();
@@ -149,6 +159,7 @@ describe('website analytics page', () => {
 describe('parseWebsiteAnalyticsSearch', () => {
   it('keeps a website and a known tab, and drops anything else', () => {
     expect(parseWebsiteAnalyticsSearch({ website: 'w1', tab: 'settings' })).toEqual({ website: 'w1', tab: 'settings' });
+    expect(parseWebsiteAnalyticsSearch({ website: 'w1', tab: 'scan' })).toEqual({ website: 'w1', tab: 'scan' });
     expect(parseWebsiteAnalyticsSearch({ website: 'w1', tab: 'nope' })).toEqual({ website: 'w1' });
     expect(parseWebsiteAnalyticsSearch({ tab: 'settings' })).toEqual({});
     expect(parseWebsiteAnalyticsSearch({ website: 42 })).toEqual({});
