@@ -80,6 +80,10 @@ export function buildCookieDeclaration(input: {
   };
 }
 
+/** A cookie's own expiry (ISO) as a day; the database's retention as it says it. */
+const formatRetention = (retention: string | null): string =>
+  retention === null ? '—' : /^\d{4}-\d\d-\d\dT/.test(retention) ? `Until ${retention.slice(0, 10)}` : retention;
+
 const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (char) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[char]!);
 
@@ -92,7 +96,7 @@ export function renderCookieDeclaration(declaration: CookieDeclaration, embedded
       .map(
         (item) =>
           `<tr><td><code>${e(item.name)}</code></td><td>${e(item.provider ?? '—')}</td><td>${e(item.kind === 'cookie' ? 'Cookie' : item.kind)}</td>` +
-          `<td>${e(item.domain ?? '—')}</td><td>${e(item.retention ?? '—')}</td><td>${item.firstParty === null ? '—' : item.firstParty ? 'First party' : 'Third party'}</td>` +
+          `<td>${e(item.domain ?? '—')}</td><td>${e(formatRetention(item.retention))}</td><td>${item.firstParty === null ? '—' : item.firstParty ? 'First party' : 'Third party'}</td>` +
           `<td>${item.seen ? 'Seen' : 'Declared'}</td></tr>`,
       )
       .join('');

@@ -4,6 +4,7 @@
 // script correctly blocked — and a queued scan is run by the runner with the real engine in headless
 // Chromium. The report in the ledger and the read model names the violation, and the product's own
 // beacons were never sent (no consent counted for the scan).
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendToStream, loadConfig } from '@consentry/infra';
 import { createTestDatabase, freePort, serveStaticPages, type TestDatabase } from '@consentry/infra/testing';
@@ -110,6 +111,22 @@ describe('the scan runner', () => {
     const consents = await db.pool.query(`SELECT count(*)::int AS n FROM events WHERE type IN ('ConsentGiven', 'ConsentDeclined')`);
     expect(consents.rows[0].n).toBe(0);
   }, 120_000);
+
+  it("publishes the site's cookie declaration from that scan, readable in a browser", async () => {
+    const browser = await launchScannerBrowser();
+    try {
+      const tab = await browser.newPage({ viewport: { width: 1100, height: 800 } });
+      await tab.goto(`${serviceUrl}/cookies/${website.embedCode}`);
+      expect(await tab.getByRole('heading', { level: 1 }).textContent()).toBe('Cookies on scan.example.test');
+      const analytics = tab.locator('section', { has: tab.getByRole('heading', { name: 'Analytics' }) });
+      expect(await analytics.getByRole('row').filter({ hasText: '_ga' }).count()).toBe(1);
+      const marketing = tab.locator('section', { has: tab.getByRole('heading', { name: 'Marketing' }) });
+      expect(await marketing.getByRole('row').filter({ hasText: '_fbp' }).count()).toBe(1);
+      if (process.env.UPDATE_SCREENSHOTS) await tab.screenshot({ path: fileURLToPath(new URL('../../../../docs/screens/desktop/cookie-declaration.png', import.meta.url)), fullPage: true });
+    } finally {
+      await browser.close();
+    }
+  }, 60_000);
 
   it('records a scan it cannot run as failed, with a reason the owner can act on', async () => {
     const scanId = crypto.randomUUID();
