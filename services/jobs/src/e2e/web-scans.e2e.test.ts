@@ -234,6 +234,17 @@ describe("an owner scanning their website's cookies", () => {
     expect(await region('Your purposes').getByRole('listitem').allTextContents()).toEqual(['deli_session (Cookie): Necessary']);
   });
 
+  it('schedules scans every 7 days from the Scheduled scans card', async () => {
+    const schedule = region('Scheduled scans');
+    const days = schedule.getByLabel('Scan automatically every');
+    await expect.poll(() => days.inputValue()).toBe('30');
+    await days.fill('7');
+    await schedule.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(() => page.getByRole('region', { name: /Notifications/ }).getByText('Schedule saved', { exact: true }).isVisible()).toBe(true);
+    const settings = (await (await owner.request.get(`${url}/api/websites/${website.id}/settings`)).json()) as { scanIntervalDays: number };
+    expect(settings.scanIntervalDays).toBe(7);
+  });
+
   it('scans again once the site is fixed and reads what changed', async () => {
     const secondScanId = await startScanInPage();
     // _ga now waits for consent, deli_session is the owner's necessary cookie, recent_dishes is gone

@@ -1,7 +1,7 @@
 // The Cookie scan tab of a website (docs/scanner.md): start a scan and follow its progress, read the
 // latest completed scan's report (findings first, then every cookie and storage key, with the owner's
-// own purposes), what changed since the scan before it, and the scan history. Loaded lazily: only
-// owners who open the tab download it.
+// own purposes), what changed since the scan before it, the scan history, and how often the website
+// is scanned on its own. Loaded lazily: only owners who open the tab download it.
 import { useQuery } from '@tanstack/react-query';
 import { Radar } from 'lucide-react';
 import { EmptyState, ErrorState, LoadingState } from '../../components/query-state';
@@ -15,6 +15,7 @@ import { formatCount, formatDateTime, formatNumber } from '../../lib/format';
 import { scanStatusLabels, scanStatusVariants } from './labels';
 import { isOpenScan, scansQueryOptions, useStartScan, type ScanSummary } from './queries';
 import { ScanReportSection } from './scan-report';
+import { ScanScheduleCard } from './scan-schedule-card';
 
 export default function CookieScanTab({ websiteId }: { websiteId: string }) {
   const scans = useQuery(scansQueryOptions(websiteId));
@@ -27,6 +28,7 @@ export default function CookieScanTab({ websiteId }: { websiteId: string }) {
   return (
     <div className="space-y-6">
       <ScanControlCard websiteId={websiteId} history={history} />
+      <ScanScheduleCard websiteId={websiteId} />
       {completed[0] ? <ScanReportSection websiteId={websiteId} latest={completed[0]} previous={completed[1]} /> : null}
       <ScanHistoryCard history={history} />
     </div>

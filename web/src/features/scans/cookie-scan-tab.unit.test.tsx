@@ -123,6 +123,16 @@ describe('the Cookie scan tab', () => {
     expect(within(historyCard).getAllByRole('row')[1]).toHaveTextContent('Queued');
   });
 
+  it('shows the Scheduled scans card with the saved interval', async () => {
+    stubFetch({
+      'GET /api/websites/w1/scans': () => jsonResponse([]),
+      'GET /api/websites/w1/settings': () => jsonResponse({ scanIntervalDays: 7 }),
+    });
+    renderInApp(<CookieScanTab websiteId="w1" />);
+    const schedule = await screen.findByRole('region', { name: 'Scheduled scans' });
+    await waitFor(() => expect(within(schedule).getByLabelText('Scan automatically every')).toHaveValue(7));
+  });
+
   it("shows the api's message when a scan is already waiting or running", async () => {
     stubFetch({
       'GET /api/websites/w1/scans': () => jsonResponse([]),

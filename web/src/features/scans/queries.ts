@@ -7,6 +7,7 @@
 // to follow it. Once no scan is open the timer stops and the app's "never refetch" default holds.
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { getErrorCode, getJson, sendJson } from '../../lib/api';
+import { websiteSettingsQueryOptions, type WebsiteSettings } from '../website-settings/queries';
 
 export const scannedPurposes = ['necessary', 'preferences', 'analytics', 'marketing'] as const;
 export type ScannedPurpose = (typeof scannedPurposes)[number];
@@ -146,5 +147,39 @@ export function useAssignItemPurpose(websiteId: string) {
     onSuccess: (assignments) => {
       queryClient.setQueryData(itemPurposesQueryOptions(websiteId).queryKey, assignments);
     },
+  });
+}
+
+/** How often the system scans the website on its own, in days; 0: never (scheduled scans off). */
+export const scanIntervalDaysMin = 0;
+export const scanIntervalDaysMax = 365;
+export const defaultScanIntervalDays = 30;
+
+export const scanIntervalProblem = `Enter a whole number of days from ${scanIntervalDaysMin} to ${scanIntervalDaysMax}.`;
+
+type Checked = { ok: true; value: number } | { ok: false; problem: string };
+
+/** The interval as typed: a whole number of days from 0 to 365. */
+export function checkScanIntervalDays(input: string): Checked {
+  const text = input.trim();
+  if (!/^\d+$/.test(text)) return { ok: false, problem: scanIntervalProblem };
+  const days = Number(text);
+  if (days < scanIntervalDaysMin || days > scanIntervalDaysMax) return { ok: false, problem: scanIntervalProblem };
+  return { ok: true, value: days };
+}
+
+/** The website settings with the scan schedule, which the settings query's answer carries. */
+export type ScanScheduleSettings = WebsiteSettings & { scanIntervalDays?: number };
+
+/**
+ * Changes how often the website is scanned on its own: a PATCH of the website settings naming only
+ * `scanIntervalDays`. Afterwards only this website's settings query is refetched.
+ */
+export function useUpdateScanInterval(websiteId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (scanIntervalDays: number) =>
+      sendJson<ScanScheduleSettings>('PATCH', `${websitePath(websiteId)}/settings`, { scanIntervalDays }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: websiteSettingsQueryOptions(websiteId).queryKey, exact: true }),
   });
 }
