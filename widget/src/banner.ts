@@ -205,8 +205,6 @@ export function createBanner(doc: Document, layout: BannerLayout, handlers: Bann
   fab.append(icon);
   const optOutLink = el(BUTTON, { type: BUTTON, class: 'o' });
 
-  /** What has focus now: whoever had it when a layer closes gets it back on the widget's next control. */
-  let returnFocus: HTMLElement = fab;
   const show = (layer: 'banner' | 'centre' | 'none'): void => {
     banner.hidden = layer !== 'banner';
     overlay.hidden = layer !== 'centre';
@@ -306,7 +304,6 @@ export function createBanner(doc: Document, layout: BannerLayout, handlers: Bann
         const s = switches[p];
         if (s) s.checked = !!granted && granted[p];
       }
-      returnFocus = banner.hidden ? fab : banner;
       show('centre');
       centre.focus();
     },
@@ -320,7 +317,7 @@ export function createBanner(doc: Document, layout: BannerLayout, handlers: Bann
       // Focus on a control that disappears would drop to <body>; hand it to the settings button.
       const hadFocus = !!root.activeElement;
       show('none');
-      if (hadFocus) (returnFocus === banner ? fab : returnFocus).focus();
+      if (hadFocus) fab.focus();
     },
     showOptOut(optedOut) {
       optOutLink.hidden = false;

@@ -90,6 +90,15 @@ export async function getScanReport(db: Queryable, scanId: string): Promise<Scan
   return row ? { ...toSummary(row), items: row.items ?? [], findings: row.findings ?? [] } : null;
 }
 
+/**
+ * Whether `error` is the refusal of a second open scan for a website (the unique partial index
+ * scans_one_open): the caller answers "already waiting or running" rather than failing.
+ */
+export function isOpenScanConflict(error: unknown): boolean {
+  const pgError = error as { code?: unknown; constraint?: unknown } | null;
+  return typeof pgError === 'object' && pgError !== null && pgError.code === '23505' && pgError.constraint === 'scans_one_open';
+}
+
 /** Whether the website has a scan waiting or running (one at a time per website). */
 export async function findOpenScan(db: Queryable, websiteId: string): Promise<ScanSummary | null> {
   const { rows } = await db.query<ScanRow>({

@@ -40,9 +40,8 @@ import {
 import { createGeoLocator, ingestPlugin } from '@consentry/ingest';
 import { asyncProjections, countOpenDeadLetters, getInstallationBranding, getUser, startProjector, startRelay, type Projector, type Relay } from '@consentry/projections';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { launchScannerBrowser } from './scanner/browser';
 import { newFindingsEmail } from './scanner/scan-notification';
-import { startScanRunner } from './scanner/scan-runner';
+import { installationScanOptions, startScanRunner } from './scanner/scan-runner';
 
 export interface RunningSystem {
   readonly url: string;
@@ -143,11 +142,7 @@ export async function startSystem(config: Config): Promise<RunningSystem> {
   const scanRunner = config.SCANNER === 'off' ? { stop: async () => undefined } : startScanRunner({
     pool,
     runnerId: `${hostname()}:${process.pid}`,
-    launchBrowser: () => launchScannerBrowser(),
-    // A scan must not count as visitors: our own beacons are answered locally, and the rule request
-    // too, which leaves the banner on its safe default (asking first) whatever this server's region.
-    muteRequest: (url) => url.startsWith(`${config.publicUrl}/api/collect/`) || url.startsWith(`${config.publicUrl}/api/widget/rule/`),
-    isAllowedAddress: (host) => config.VERIFY_ALLOWED_HOSTS.includes(host.toLowerCase()),
+    ...installationScanOptions(config),
     notifyNewFindings: async (website, findings) => {
       const owner = await getUser(pool, website.ownerId);
       if (!owner || !mailer) {

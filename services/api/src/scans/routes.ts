@@ -15,7 +15,7 @@ import {
   storageKind,
 } from '@consentry/events';
 import { appendToStream, type Db } from '@consentry/infra';
-import { getScanReport, listItemAssignments, listScans, scansProjection, type ScanSummary, type Website } from '@consentry/projections';
+import { getScanReport, isOpenScanConflict, listItemAssignments, listScans, scansProjection, type ScanSummary, type Website } from '@consentry/projections';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -64,9 +64,6 @@ const assignmentBody = z
 const assignmentAnswer = z.array(z.object({ kind: storageKind, name: z.string(), purpose: scannedPurpose }));
 
 const toSummaryAnswer = (scan: ScanSummary): z.infer<typeof scanSummaryAnswer> => ({ ...scan, progress: { ...scan.progress } });
-
-const isOpenScanConflict = (error: unknown): boolean =>
-  typeof error === 'object' && error !== null && (error as { code?: unknown; constraint?: unknown }).code === '23505' && (error as { constraint?: unknown }).constraint === 'scans_one_open';
 
 export const scanRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async (app, { pool }) => {
   async function websiteInScope(request: FastifyRequest, websiteId: string): Promise<{ website: Website; actor: string }> {

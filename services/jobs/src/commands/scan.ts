@@ -7,9 +7,8 @@ import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
 import { defaultScanPages, maxScanPages } from '@consentry/events';
 import { appendToStream, type Config } from '@consentry/infra';
-import { getScanReport, getWebsite, scansProjection } from '@consentry/projections';
-import { launchScannerBrowser } from '../scanner/browser';
-import { runNextScan } from '../scanner/scan-runner';
+import { getScanReport, getWebsite, isOpenScanConflict, scansProjection } from '@consentry/projections';
+import { installationScanOptions, runNextScan } from '../scanner/scan-runner';
 import { processIo, withJobDatabase, type JobIo } from './job';
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -38,7 +37,7 @@ export async function runScan(config: Config, args: readonly string[], io: JobIo
         { expectedVersion: 'no_stream', inlineProjections: [scansProjection] },
       );
     } catch (error) {
-      if ((error as { constraint?: unknown }).constraint === 'scans_one_open') {
+      if (isOpenScanConflict(error)) {
         io.err('A scan of this website is already waiting or running; try again when it has finished.\n');
         return 1;
       }
@@ -50,9 +49,7 @@ export async function runScan(config: Config, args: readonly string[], io: JobIo
       const outcome = await runNextScan({
         pool,
         runnerId: `${hostname()}:${process.pid}:cli`,
-        launchBrowser: () => launchScannerBrowser(),
-        muteRequest: (url) => url.startsWith(`${config.publicUrl}/api/collect/`) || url.startsWith(`${config.publicUrl}/api/widget/rule/`),
-        isAllowedAddress: (host) => config.VERIFY_ALLOWED_HOSTS.includes(host.toLowerCase()),
+        ...installationScanOptions(config),
       });
       if (!outcome || outcome.scan.scanId === scanId) break;
     }

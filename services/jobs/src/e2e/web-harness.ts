@@ -27,8 +27,8 @@ export interface WebSystem {
   stop(): Promise<void>;
 }
 
-/** Starts the whole product on a fresh test database, with the e2e admin. */
-export async function startWebSystem(label: string): Promise<WebSystem> {
+/** Starts the whole product on a fresh test database, with the e2e admin; `env` adds settings (SCANNER: 'off'). */
+export async function startWebSystem(label: string, env: Record<string, string> = {}): Promise<WebSystem> {
   assertWebAppBuilt();
   const db = await createTestDatabase(label);
   const port = await freePort();
@@ -46,6 +46,7 @@ export async function startWebSystem(label: string): Promise<WebSystem> {
         GEOIP: 'none',
         ADMIN_USERNAME: adminCredentials.username,
         ADMIN_PASSWORD: adminCredentials.password,
+        ...env,
       }),
     );
   } catch (error) {

@@ -11,17 +11,16 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScanFinding, ScannedItem } from '@consentry/events';
 import { exampleEventData } from '@consentry/events/examples';
-import { appendToStream, loadConfig } from '@consentry/infra';
-import { createTestDatabase, freePort, launchChromium, type TestDatabase } from '@consentry/infra/testing';
+import { appendToStream } from '@consentry/infra';
+import { launchChromium, type TestDatabase } from '@consentry/infra/testing';
 import { claimNextScan, reportScanProgress, scansProjection } from '@consentry/projections';
-import { startSystem, type RunningSystem } from '../system';
-import { addWebsite, adminCredentials, assertWebAppBuilt, registerOwner, type CreatedWebsite } from './web-harness';
+import { addWebsite, registerOwner, startWebSystem, type CreatedWebsite, type WebSystem } from './web-harness';
 
 const screensDir = fileURLToPath(new URL('../../../../docs/screens/desktop/', import.meta.url));
 const viewport = { width: 1280, height: 800 };
 
 let db: TestDatabase;
-let system: RunningSystem;
+let web: WebSystem;
 let url: string;
 let browser: Browser;
 let owner: BrowserContext;
@@ -35,25 +34,9 @@ const home = `https://www.${site.domain}/`;
 const menu = `https://www.${site.domain}/menu`;
 
 beforeAll(async () => {
-  assertWebAppBuilt();
-  // As startWebSystem, with the scan runner off: the test records each scan's result itself.
-  db = await createTestDatabase('web_scans_e2e');
-  const port = await freePort();
-  url = `http://localhost:${port}`;
-  system = await startSystem(
-    loadConfig({
-      DATABASE_URL: db.connectionString,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      METRICS_PORT: '0',
-      PUBLIC_URL: url,
-      LOG_LEVEL: 'warn',
-      GEOIP: 'none',
-      ADMIN_USERNAME: adminCredentials.username,
-      ADMIN_PASSWORD: adminCredentials.password,
-      SCANNER: 'off',
-    }),
-  );
+  // The scan runner off: the test records each scan's result itself.
+  web = await startWebSystem('web_scans_e2e', { SCANNER: 'off' });
+  ({ db, url } = web);
   browser = await launchChromium();
   owner = await browser.newContext({ viewport });
   owner.setDefaultTimeout(10_000);
@@ -67,8 +50,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await system?.stop();
-  await db?.drop();
+  await web?.stop();
 });
 
 const cookie = (name: string, fields: Partial<ScannedItem>): ScannedItem => ({

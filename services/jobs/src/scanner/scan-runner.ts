@@ -10,6 +10,7 @@ import {
   claimNextScan,
   getPreviousScanFindings,
   getWebsite,
+  isOpenScanConflict,
   listItemAssignments,
   listWebsitesDueScan,
   reportScanProgress,
@@ -18,7 +19,7 @@ import {
   type Website,
 } from '@consentry/projections';
 import type { Browser } from 'playwright-core';
-import { ChromiumMissingError } from './browser';
+import { ChromiumMissingError, launchScannerBrowser } from './browser';
 import { classifyCookie } from './cookie-database';
 import { classifyObservation } from './findings';
 import { scanWebsite, ScanError, type ScanOptions } from './scan-website';
@@ -47,6 +48,23 @@ export interface ScanRunnerOptions {
    */
   readonly notifyNewFindings?: (website: Website, findings: readonly ScanFinding[], scan: ScanSummary) => Promise<void>;
   readonly now?: () => Date;
+}
+
+/**
+ * How this installation's runners scan, for `consentry start` and `consentry scan` alike: the system
+ * Chromium, the product's own beacons and rule request answered locally (a scan counts as no visitor
+ * and meets the banner's safe default whatever this server's region), and the hosts
+ * VERIFY_ALLOWED_HOSTS lets through the address rules.
+ */
+export function installationScanOptions(config: {
+  readonly publicUrl: string;
+  readonly VERIFY_ALLOWED_HOSTS: readonly string[];
+}): Pick<ScanRunnerOptions, 'launchBrowser' | 'muteRequest' | 'isAllowedAddress'> {
+  return {
+    launchBrowser: () => launchScannerBrowser(),
+    muteRequest: (url) => url.startsWith(`${config.publicUrl}/api/collect/`) || url.startsWith(`${config.publicUrl}/api/widget/rule/`),
+    isAllowedAddress: (host) => config.VERIFY_ALLOWED_HOSTS.includes(host.toLowerCase()),
+  };
 }
 
 export type ScanOutcome = { readonly scan: ScanSummary; readonly status: 'completed' | 'failed'; readonly reason?: string };
@@ -164,7 +182,7 @@ export async function scheduleDueScans(pool: Db, now: Date): Promise<number> {
       queued++;
     } catch (error) {
       // Someone asked for one meanwhile: that scan will do.
-      if ((error as { constraint?: unknown }).constraint !== 'scans_one_open') throw error;
+      if (!isOpenScanConflict(error)) throw error;
     }
   }
   return queued;
