@@ -3,6 +3,14 @@
 import type { z } from 'zod';
 import { BannerShown, EngagementRecorded, PageHidden, PageViewed } from './analytics';
 import { BannerTextsPublished } from './banner';
+import {
+  CompanyMatched,
+  EnrichmentFailed,
+  LeadEnriched,
+  VisitorIdentified,
+  WebhookEndpointAdded,
+  WebhookEndpointRemoved,
+} from './identification';
 import { ItemPurposeAssigned, ScanCompleted, ScanFailed, ScanRequested } from './scan';
 import { BrandingChanged } from './branding';
 import { EventsPurged, LedgerSealed, SubjectErased } from './compliance';
@@ -55,6 +63,12 @@ export const eventCatalogue = catalogueOf({
   ScanCompleted,
   ScanFailed,
   ItemPurposeAssigned,
+  VisitorIdentified,
+  CompanyMatched,
+  LeadEnriched,
+  EnrichmentFailed,
+  WebhookEndpointAdded,
+  WebhookEndpointRemoved,
 });
 
 export type EventCatalogue = typeof eventCatalogue;

@@ -26,6 +26,7 @@ import {
 } from './definition';
 import { exampleEventData } from './examples';
 import * as exports from './export';
+import * as identification from './identification';
 import * as plan from './plan';
 import * as scan from './scan';
 import * as siteContent from './site-content';
@@ -50,6 +51,7 @@ const families: Family[] = [
   { category: 'compliance', types: compliance.complianceEventTypes, module: compliance },
   { category: 'banner', types: banner.bannerEventTypes, module: banner },
   { category: 'scan', types: scan.scanEventTypes, module: scan },
+  { category: 'identification', types: [...identification.visitorIdentificationEventTypes, ...identification.webhookEndpointEventTypes], module: identification },
 ];
 
 function isEventDefinition(value: unknown): value is EventDefinition {
@@ -98,7 +100,7 @@ describe('the catalogue', () => {
   it('covers every family and no other type', () => {
     const familyTypes = families.flatMap((family) => family.types);
     expect([...familyTypes].sort()).toEqual([...eventTypes].sort());
-    expect(eventTypes).toHaveLength(27);
+    expect(eventTypes).toHaveLength(33);
   });
 
   it('is frozen', () => {
@@ -134,7 +136,9 @@ describe('the catalogue', () => {
       | exports.ExportEvent
       | compliance.ComplianceEvent
       | banner.BannerEvent
-      | scan.ScanEvent;
+      | scan.ScanEvent
+      | identification.VisitorIdentificationEvent
+      | identification.WebhookEndpointEvent;
     expectTypeOf<AllFamilies>().toEqualTypeOf<DomainEvent>();
 
     // Each family's list of type names is exactly the names of its union.
@@ -302,6 +306,13 @@ describe('a switch over every event type', () => {
       case 'ScanFailed':
       case 'ItemPurposeAssigned':
         return 'scan';
+      case 'VisitorIdentified':
+      case 'CompanyMatched':
+      case 'LeadEnriched':
+      case 'EnrichmentFailed':
+      case 'WebhookEndpointAdded':
+      case 'WebhookEndpointRemoved':
+        return 'identification';
       default: {
         const unhandled: never = event;
         throw new Error(`Unhandled event ${JSON.stringify(unhandled)}`);

@@ -14,6 +14,7 @@ export const eventCategories = [
   'compliance',
   'banner',
   'scan',
+  'identification',
 ] as const;
 export type EventCategory = (typeof eventCategories)[number];
 

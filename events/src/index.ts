@@ -56,6 +56,7 @@ export * from './jurisdictions';
 export * from './banner-texts';
 export * from './banner';
 export * from './scan';
+export * from './identification';
 export * from './consent';
 export * from './analytics';
 export * from './website';

@@ -99,6 +99,17 @@ export const defaultConsentLifetimeMonths = 12;
 export const scanIntervalDays = z.int().min(0).max(365);
 export const defaultScanIntervalDays = 30;
 
+/**
+ * Forms the widget reads an email from once a visitor allowed identification: `all` forms with an
+ * email field except those marked `data-consentry-identify="off"`, or only forms marked
+ * `data-consentry-identify`. Lead identification itself is on when the banner offers the
+ * `identification` purpose.
+ */
+export const identificationFormModes = ['all', 'marked'] as const;
+export const identificationForms = z.enum(identificationFormModes);
+export type IdentificationForms = z.infer<typeof identificationForms>;
+export const defaultIdentificationForms: IdentificationForms = 'all';
+
 /** The owner's rule per region (`EU`, a country `GB`, a US state `US-CA`); regions not named keep the default. */
 export const regionRules = z.record(z.string().max(16), consentRule).superRefine((rules, ctx) => {
   const regions = Object.keys(rules);
@@ -126,6 +137,7 @@ const websiteSettingNames = [
   'regionRules',
   'forceOptIn',
   'scanIntervalDays',
+  'identificationForms',
 ] as const;
 
 /** Only the settings that changed are present; an event that changes nothing is refused. */
@@ -154,6 +166,8 @@ export const WebsiteSettingsChangedData = z
     forceOptIn: z.boolean().optional(),
     /** Days between scheduled cookie scans; 0 schedules none. */
     scanIntervalDays: scanIntervalDays.optional(),
+    /** Which forms identify a visitor who allowed identification: every form with an email field, or only marked ones. */
+    identificationForms: identificationForms.optional(),
     changedAt: isoDateTime,
   })
   .refine((data) => websiteSettingNames.some((name) => data[name] !== undefined), {

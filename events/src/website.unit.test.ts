@@ -107,7 +107,7 @@ describe('when website settings change', () => {
       {
         path: '',
         message:
-          'Expected at least one changed setting (retentionMonths, ipAddressMode, bannerPosition, bannerTheme, policyVersion, privacyPolicyUrl, purposes, services, consentLifetimeMonths, defaultLanguage, textOverrides, regionRules, forceOptIn, scanIntervalDays)',
+          'Expected at least one changed setting (retentionMonths, ipAddressMode, bannerPosition, bannerTheme, policyVersion, privacyPolicyUrl, purposes, services, consentLifetimeMonths, defaultLanguage, textOverrides, regionRules, forceOptIn, scanIntervalDays, identificationForms)',
       },
     ]);
     expect(failingPathsOf(WebsiteSettingsChangedData, { ...base, bannerTheme: undefined })).toEqual(['']);

@@ -20,6 +20,8 @@ export const planCatalogue: readonly PlanDefinition[] = [
     priceCents: 0,
     maxWebsites: 1,
     maxConsentsPerMonth: 10_000,
+    perResolutionCents: null,
+    dataTypes: ['b2c'],
     features: ['1 website', 'Up to 10,000 consents per month', 'B2C data', 'Customizable consent banner', 'CSV and JSON export'],
   },
   {
@@ -29,6 +31,8 @@ export const planCatalogue: readonly PlanDefinition[] = [
     priceCents: 1_900,
     maxWebsites: 3,
     maxConsentsPerMonth: 50_000,
+    perResolutionCents: 29,
+    dataTypes: ['b2c'],
     features: ['Up to 3 websites', '50,000 consents per month', 'B2C data', '$0.29 per resolution', 'Analytics and recommendations', 'Email support'],
   },
   {
@@ -38,6 +42,8 @@ export const planCatalogue: readonly PlanDefinition[] = [
     priceCents: 4_900,
     maxWebsites: 10,
     maxConsentsPerMonth: 100_000,
+    perResolutionCents: 25,
+    dataTypes: ['b2b', 'b2c'],
     features: ['Up to 10 websites', '100,000 consents per month', 'B2B and B2C data', '$0.25 per resolution', 'Guided setup', 'Priority support'],
   },
   {
@@ -47,6 +53,8 @@ export const planCatalogue: readonly PlanDefinition[] = [
     priceCents: 14_900,
     maxWebsites: 50,
     maxConsentsPerMonth: 500_000,
+    perResolutionCents: 20,
+    dataTypes: ['b2b', 'b2c'],
     features: ['Up to 50 websites', '500,000 consents per month', 'B2B and B2C data', '$0.20 per resolution', 'Guided setup', 'Dedicated support'],
   },
 ];
