@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { defineEvent, type EventOf, type EventUpcaster } from './definition';
 import { bannerPosition, bannerTheme, deviceClass, isoDateTime, uuid, visitorId, websiteId } from './fields';
 import { consentSource } from './consent';
+import { identificationErasableFields } from './identification';
 import { consentMethod, legacyPurposes, optionalPurposes, type ConsentMethod, type OptionalPurpose } from './purposes';
 
 const sha256Hex = z.string().regex(/^[0-9a-f]{64}$/, { error: 'Expected a SHA-256 digest as 64 lower-case hex digits' });
@@ -121,14 +122,25 @@ export const EventsPurged = defineEvent({
 });
 export type EventsPurged = EventOf<typeof EventsPurged>;
 
+/** What an erasure nulls in a consent event. */
 export const erasableFields = ['ipAddress', 'userAgent', 'email', 'city'] as const;
+
+/** What an erasure nulls, per event type: a choice's personal data, and what identified the visitor. */
+export const erasableFieldsByType: Readonly<Record<string, readonly string[]>> = {
+  ConsentGiven: erasableFields,
+  ConsentDeclined: erasableFields,
+  ...identificationErasableFields,
+};
+
+/** Every field an erasure may name (a SubjectErased event lists the ones it nulled). */
+export const subjectErasedFields = [...erasableFields, 'name', 'company', 'pageUrl', 'organisation', 'asn', 'details'] as const;
 
 export const SubjectErasedData = z.strictObject({
   erasureId: uuid,
   websiteId,
   /** The visitor ids whose personal data was removed (pseudonymous ids the widget made; they keep the choice history together). */
   visitorIds: z.array(visitorId).min(1).max(1_000),
-  fields: z.array(z.enum(erasableFields)).min(1),
+  fields: z.array(z.enum(subjectErasedFields)).min(1),
   /**
    * Every event rewritten, with the digest of its new content: `consentry verify` accepts a sealed
    * event that no longer matches its seal only when an erasure names it with exactly its new digest.

@@ -226,6 +226,68 @@ describe('an erasure', () => {
   });
 });
 
+describe('an erasure of an identified visitor', () => {
+  it('removes what identified them from the log, the leads, the enrichment queue and the webhook log; the ledger verifies', async () => {
+    const { website: shop } = await ownerWithWebsite('Identified shop');
+    const visitorId = randomUUID();
+    const email = `erase.lead.${visitorId.slice(0, 8)}@example.org`;
+    const organisation = `Unique Erasure Works ${visitorId.slice(0, 8)}`;
+    const granted = consent(shop.id, oldDay(1), 1, {
+      visitorId,
+      offered: ['preferences', 'analytics', 'marketing', 'identification'],
+      purposes: { preferences: true, analytics: true, marketing: true, identification: true },
+      method: 'accept_all',
+    });
+    const streamId = consentStreamId(shop.id, visitorId);
+    const identified = { type: 'VisitorIdentified', eventId: randomUUID(), data: {
+      websiteId: shop.id, visitorId, source: 'form', email, name: 'Erase Me', company: organisation, pageUrl: 'https://shop.example.com/contact',
+      consentEventId: granted.event.eventId, occurredAt: oldDay(1), receivedAt: oldDay(1) } };
+    const enriched = { type: 'LeadEnriched', eventId: randomUUID(), data: {
+      websiteId: shop.id, visitorId, enrichmentId: randomUUID(), provider: 'http',
+      details: { name: 'Erase Me', title: 'Chief Tester', company: organisation, domain: 'example.org', industry: null, size: null, linkedinUrl: null, location: null },
+      enrichedAt: oldDay(1) } };
+    const matched = { type: 'CompanyMatched', eventId: randomUUID(), data: {
+      websiteId: shop.id, visitorId, asn: 64_512, organisation, consentEventId: granted.event.eventId, matchedAt: oldDay(1) } };
+    await append([granted]);
+    await append([{ streamId, event: identified }, { streamId, event: matched }, { streamId, event: enriched }] as GroupAppendRequest[]);
+    await db.pool.query(
+      `INSERT INTO webhook_deliveries (delivery_id, endpoint_id, website_id, visitor_id, source_event_id, message_id, event_type, payload, next_attempt_at, created_at)
+       VALUES ($1, $2, $3, $4, $5, 'msg_erasure', 'lead.identified', $6, now(), now())`,
+      [randomUUID(), randomUUID(), shop.id, visitorId, identified.eventId, JSON.stringify({ type: 'lead.identified', data: { email } })],
+    );
+    await db.pool.query(
+      `INSERT INTO enrichment_jobs (job_id, source_event_id, website_id, visitor_id, provider, input, next_attempt_at, deadline_at, created_at)
+       VALUES ($1, $2, $3, $4, 'default', $5, now() + interval '1 hour', now() + interval '1 day', now())`,
+      [randomUUID(), randomUUID(), shop.id, visitorId, JSON.stringify({ email, domain: 'example.org', company: organisation })],
+    );
+    await catchUpProjections(db.pool);
+    await sealAll(db.pool, signer);
+    expect(Object.keys(await tablesHolding(db.pool, email))).toEqual(expect.arrayContaining(['events', 'webhook_deliveries', 'enrichment_jobs']));
+
+    const exported = await exportSubject(db.pool, await websiteOf(shop.id), { visitorId });
+    expect(exported.events.map((event) => event.type)).toEqual(['ConsentGiven', 'VisitorIdentified', 'CompanyMatched', 'LeadEnriched']);
+    expect(JSON.stringify(exported.readModels.webhookDeliveries)).toContain(email);
+    expect(JSON.stringify(exported.readModels.enrichmentJobs)).toContain(email);
+
+    const summary = await eraseSubject(db.pool, signer, await websiteOf(shop.id), { visitorId });
+    expect(summary).toMatchObject({ visitorIds: [visitorId], events: 4, rewritten: 4 });
+    await catchUpProjections(db.pool);
+    for (const needle of [email, organisation, 'Chief Tester']) {
+      expect(await tablesHolding(db.pool, needle), needle).toEqual({});
+    }
+    const { rows: stored } = await db.pool.query<{ type: string; data: Record<string, unknown> }>(
+      'SELECT type, data FROM events WHERE stream_id = $1 ORDER BY position', [streamId]);
+    expect(stored.map((row) => row.type)).toEqual(['ConsentGiven', 'VisitorIdentified', 'CompanyMatched', 'LeadEnriched']);
+    expect(stored[1]!.data).toMatchObject({ email: null, name: null, company: null, pageUrl: null, source: 'form' });
+    expect(stored[2]!.data).toMatchObject({ asn: null, organisation: null });
+    expect(stored[3]!.data).toMatchObject({ details: null, provider: 'http' });
+    expect(await lines(`SELECT status AS line FROM enrichment_jobs WHERE visitor_id = $1`, [visitorId])).toEqual(['cancelled']);
+    expect(await lines(`SELECT status AS line FROM webhook_deliveries WHERE visitor_id = $1`, [visitorId])).toEqual(['failed']);
+
+    expect((await verifyLedger(db.pool, { publicKey: signer.publicKey })).findings).toEqual([]);
+  });
+});
+
 describe('a consent receipt', () => {
   it('proves the consent offline with the standalone script; a changed receipt fails', async () => {
     let shopId: string;

@@ -6,7 +6,7 @@
 // dashboard keeps its historic totals, a replay rebuilds them, and `consentry verify` accepts the
 // gaps. Everything to be removed is sealed first: the seals keep the removed events' digests.
 import { randomUUID } from 'node:crypto';
-import { analyticsEventTypes, consentEventTypes, type EventsPurgedData } from '@consentry/events';
+import { analyticsEventTypes, consentEventTypes, visitorIdentificationEventTypes, type EventsPurgedData } from '@consentry/events';
 import {
   appendInTransaction,
   eventColumns,
@@ -24,7 +24,7 @@ import { asyncProjections, checkpointNameOf, foldConsentDimensions, foldConsentP
 import { lockReadersPast, ReadersBehindError } from './log-readers';
 
 /** Visitor data a purge removes; owner-side events (websites, users, branding…) are not personal data of visitors. */
-export const purgeableTypes: readonly string[] = [...consentEventTypes, ...analyticsEventTypes];
+export const purgeableTypes: readonly string[] = [...consentEventTypes, ...analyticsEventTypes, ...visitorIdentificationEventTypes];
 
 /** The first instant still kept: the start of today (UTC) minus the retention period, in calendar months. */
 export function retentionCutoff(now: Date, retentionMonths: number): Date {
@@ -53,10 +53,13 @@ export interface WebsitePurgeSummary {
   readonly durationMs: number;
 }
 
+/** When the server recorded a purgeable event (identification events name it after what happened). */
+const receivedAtOf = `COALESCE(data->>'receivedAt', data->>'matchedAt', data->>'enrichedAt', data->>'failedAt')`;
+
 const candidatesWhere = `recorded_at < $2::timestamptz + interval '1 day'
               AND type = ANY($3::text[])
               AND data->>'websiteId' = $1
-              AND (data->>'receivedAt')::timestamptz < $2::timestamptz`;
+              AND ${receivedAtOf}::timestamptz < $2::timestamptz`;
 
 export interface Purgeable {
   readonly byType: Record<string, number>;

@@ -5,7 +5,7 @@
 // model in one transaction, keeps their consent choice history, and records itself as an event
 // naming each rewritten event with its new digest, so the seals still verify.
 import { randomUUID } from 'node:crypto';
-import { consentEventTypes, consentStreamId, erasableFields, type SubjectErasedData } from '@consentry/events';
+import { consentEventTypes, consentStreamId, erasableFieldsByType, subjectErasedFields, type SubjectErasedData } from '@consentry/events';
 import {
   appendInTransaction,
   atCurrentVersion,
@@ -60,6 +60,11 @@ export interface SubjectExport {
   readonly readModels: {
     readonly consentRecords: readonly Record<string, unknown>[];
     readonly analyticsVisitor: readonly Record<string, unknown>[];
+    /** Lead identification: the lead, its timeline, enrichment jobs and webhook deliveries about them. */
+    readonly leads: readonly Record<string, unknown>[];
+    readonly leadTimeline: readonly Record<string, unknown>[];
+    readonly enrichmentJobs: readonly Record<string, unknown>[];
+    readonly webhookDeliveries: readonly Record<string, unknown>[];
   };
 }
 
@@ -74,12 +79,22 @@ export async function exportSubject(db: Db, website: Website, subject: SubjectSe
     text: 'SELECT * FROM analytics_visitors WHERE visitor_key = ANY($1::uuid[])',
     values: [visitorIds.map((visitorId) => visitorKeyOf(website.id, visitorId))],
   });
+  const ofVisitors = (table: string, order: string) =>
+    db
+      .query({ text: `SELECT * FROM ${table} WHERE website_id = $1 AND visitor_id = ANY($2::text[]) ORDER BY ${order}`, values: [website.id, visitorIds] })
+      .then((result) => result.rows);
+  const [leads, leadTimeline, enrichmentJobs, webhookDeliveries] = await Promise.all([
+    ofVisitors('leads', 'visitor_id'),
+    ofVisitors('lead_timeline', 'visitor_id, position'),
+    ofVisitors('enrichment_jobs', 'created_at, job_id'),
+    ofVisitors('webhook_deliveries', 'created_at, delivery_id'),
+  ]);
   return {
     generatedAt: new Date().toISOString(),
     website: { id: website.id, name: website.name, domain: website.domain },
     subject: { matchedBy: subject, visitorIds },
     events,
-    readModels: { consentRecords, analyticsVisitor },
+    readModels: { consentRecords, analyticsVisitor, leads, leadTimeline, enrichmentJobs, webhookDeliveries },
   };
 }
 
@@ -90,9 +105,9 @@ export interface ErasureSummary {
   readonly erasureEventId: string | null;
 }
 
-const isConsentEvent = (event: SealedEvent) => (consentEventTypes as readonly string[]).includes(event.type);
+const erasedFieldsOf = (event: SealedEvent): readonly string[] => erasableFieldsByType[event.type] ?? [];
 const holdsPersonalData = (event: SealedEvent) =>
-  isConsentEvent(event) && erasableFields.some((field) => (event.data as Record<string, unknown>)[field] != null);
+  erasedFieldsOf(event).some((field) => (event.data as Record<string, unknown>)[field] != null);
 
 /** Erases one visitor's personal data; their choices stay. Nothing held about them: nothing recorded. */
 export async function eraseSubject(pool: Db, signer: SealSigner, website: Website, subject: SubjectSelector): Promise<ErasureSummary> {
@@ -107,27 +122,58 @@ export async function eraseSubject(pool: Db, signer: SealSigner, website: Websit
     if (toRewrite.length > 0) {
       const readers = await lockReadersPast(tx, toRewrite.map(asStoredEvent));
       await tx.query('SET LOCAL consentry.maintenance = erasure');
-      const { rows } = await tx.query<SealedEventRow>({
-        text: `UPDATE events SET data = data || jsonb_build_object('ipAddress', null, 'userAgent', null, 'email', null, 'city', null)
-                WHERE position = ANY($1::int8[])
-            RETURNING ${sealedEventColumns}`,
-        values: [toRewrite.map((event) => event.position)],
-      });
+      // Each type loses its own personal fields (a key the type does not have is never added).
+      const rows: SealedEventRow[] = [];
+      for (const type of new Set(toRewrite.map((event) => event.type))) {
+        const nulled = Object.fromEntries(erasableFieldsByType[type]!.map((field) => [field, null]));
+        const result = await tx.query<SealedEventRow>({
+          text: `UPDATE events SET data = data || $2::jsonb WHERE position = ANY($1::int8[]) RETURNING ${sealedEventColumns}`,
+          values: [toRewrite.filter((event) => event.type === type).map((event) => event.position), JSON.stringify(nulled)],
+        });
+        rows.push(...result.rows);
+      }
       const updated = rows.map(toSealedEvent).sort((a, b) => a.position - b.position);
       for (const event of updated) rewritten.push({ position: event.position, eventId: event.eventId, digest: eventDigest(event) });
       for (const [projection] of readers) {
         await projection.rewritten?.(updated.filter((event) => projection.canHandle.includes(event.type as StoredEvent['type'])).map(asStoredEvent), tx);
       }
     }
+    await eraseFromQueues(tx, website.id, visitorIds);
     const erasureEventId = randomUUID();
     await appendInTransaction(tx, `erasures-${website.id}`, [
       {
         type: 'SubjectErased',
         eventId: erasureEventId,
-        data: { erasureId: erasureEventId, websiteId: website.id, visitorIds, fields: [...erasableFields], rewritten, erasedAt: new Date().toISOString() },
+        data: { erasureId: erasureEventId, websiteId: website.id, visitorIds, fields: [...subjectErasedFields], rewritten, erasedAt: new Date().toISOString() },
       },
     ]);
     return { visitorIds, events: events.length, rewritten: rewritten.length, erasureEventId };
+  });
+}
+
+/**
+ * The work queues are not history but hold copies of identification data: an erased visitor's
+ * enrichment input and webhook payloads are emptied, and what was still waiting is called off.
+ */
+async function eraseFromQueues(tx: Queryable, websiteId: string, visitorIds: readonly string[]): Promise<void> {
+  await tx.query({
+    name: 'erase-enrichment-jobs',
+    text: `UPDATE enrichment_jobs
+              SET input = '{}'::jsonb,
+                  status = CASE WHEN status IN ('queued', 'running') THEN 'cancelled' ELSE status END,
+                  finished_at = COALESCE(finished_at, now()),
+                  last_error = CASE WHEN status IN ('queued', 'running') THEN 'Erased at the visitor''s request' ELSE last_error END
+            WHERE website_id = $1 AND visitor_id = ANY($2::text[])`,
+    values: [websiteId, visitorIds],
+  });
+  await tx.query({
+    name: 'erase-webhook-deliveries',
+    text: `UPDATE webhook_deliveries
+              SET payload = jsonb_build_object('erased', true),
+                  status = CASE WHEN status IN ('queued', 'sending') THEN 'failed' ELSE status END,
+                  last_error = CASE WHEN status IN ('queued', 'sending') THEN 'Erased at the visitor''s request' ELSE last_error END
+            WHERE website_id = $1 AND visitor_id = ANY($2::text[])`,
+    values: [websiteId, visitorIds],
   });
 }
 
