@@ -103,6 +103,22 @@ describe('with DATABASE_URL', () => {
     expect(scanTooManyPages).toMatchObject({ code: 2, stderr: expect.stringContaining('--pages 1-200') });
   });
 
+  it('installs as a command: npx consentry runs the same CLI with the same exit statuses', async () => {
+    const installed = (args: readonly string[]) =>
+      new Promise<Outcome>((resolve) => {
+        execFile(
+          'npx',
+          ['--no-install', 'consentry', ...args],
+          { cwd: repoRoot, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), LOG_LEVEL: 'silent', ...env }, timeout: 90_000 },
+          (error, stdout, stderr) => resolve({ code: error ? (typeof error.code === 'number' ? error.code : null) : 0, stdout, stderr }),
+        );
+      });
+    const [help, unknown, verify] = await Promise.all([installed(['help']), installed(['frobnicate']), installed(['verify', '--json'])]);
+    expect(help).toMatchObject({ code: 0, stdout: expect.stringContaining('Usage: consentry') });
+    expect(unknown).toMatchObject({ code: 2, stderr: expect.stringContaining('Unknown command: frobnicate') });
+    expect(verify.code).toBe(0);
+  });
+
   it('answers 0 when a job succeeds, 1 when the ledger does not verify or a consent is unknown', async () => {
     expect((await consentry(['migrate'], env)).code).toBe(0);
     const ids = await appendConsents(db.pool, 12);

@@ -37,7 +37,8 @@ Commands:
   subject export --website ID (--visitor ID | --ip ADDR) [--out FILE]
                               everything held about one visitor (JSON)
   subject erase --website ID (--visitor ID | --ip ADDR)
-                              remove one visitor's IP, user agent, email and city everywhere
+                              remove one visitor's personal data everywhere: IP, user agent,
+                              city, and what identified them (email, name, company, enrichment)
   admin create --username NAME [--password-stdin]
                               create an admin, or set a new password for one
   help                        show this help
