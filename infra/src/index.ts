@@ -9,4 +9,4 @@ export * from './ledger';
 export * from './bus';
 export * from './bus/notifier';
 export { startEmbeddedPostgres, type RunningEmbeddedPostgres } from './embedded/embedded-postgres';
-export { createLogger, type Logger } from './logging/logger';
+export { createLogger, logFormats, resolveLogFormat, type LogFormat, type Logger } from './logging/logger';

@@ -1,11 +1,30 @@
 // Structured logging with pino. Secrets never reach the log: credentials, cookies and session ids
-// are redacted wherever they appear in logged objects.
+// are redacted wherever they appear in logged objects. In a terminal the lines are printed readably
+// (pino-pretty); anywhere else (a pipe, a file, systemd's journal, a log shipper) one JSON object per
+// line, which is what machines read.
 import pino from 'pino';
+import pretty from 'pino-pretty';
 
 export type Logger = pino.Logger;
 
-export function createLogger(options: { level?: string; name?: string } = {}): Logger {
-  return pino({
+/** `auto`: pretty when standard output is a terminal, JSON otherwise. */
+export const logFormats = ['auto', 'pretty', 'json'] as const;
+export type LogFormat = (typeof logFormats)[number];
+
+export function resolveLogFormat(format: LogFormat, isTerminal: boolean): 'pretty' | 'json' {
+  return format === 'auto' ? (isTerminal ? 'pretty' : 'json') : format;
+}
+
+export interface LoggerOptions {
+  readonly level?: string;
+  readonly name?: string;
+  readonly format?: LogFormat;
+  /** Where lines go (standard output unless given); `auto` then means JSON. */
+  readonly destination?: NodeJS.WritableStream;
+}
+
+export function createLogger(options: LoggerOptions = {}): Logger {
+  const settings: pino.LoggerOptions = {
     name: options.name ?? 'consentry',
     level: options.level ?? 'info',
     redact: {
@@ -17,8 +36,19 @@ export function createLogger(options: { level?: string; name?: string } = {}): L
         'res.headers["set-cookie"]',
         'connectionString',
         '*.connectionString',
+        'secret',
+        '*.secret',
       ],
       censor: '[redacted]',
     },
-  });
+  };
+  const isTerminal = options.destination === undefined && process.stdout.isTTY === true;
+  if (resolveLogFormat(options.format ?? 'auto', isTerminal) === 'json') {
+    return options.destination ? pino(settings, options.destination) : pino(settings);
+  }
+  // Synchronous, in this thread: no worker to lose lines when the process exits.
+  return pino(
+    settings,
+    pretty({ colorize: isTerminal, sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', destination: options.destination ?? 1 }),
+  );
 }
