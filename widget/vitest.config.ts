@@ -1,5 +1,6 @@
-// The widget's test project ('widget'): unit tests in a simulated browser (happy-dom), picked up by the
-// repository's root vitest config. Real-browser end-to-end tests live elsewhere (*.e2e.test.ts).
+// The widget's test project ('widget'), picked up by the repository's root vitest config: unit tests in a
+// simulated browser (happy-dom), and end-to-end tests (*.e2e.test.ts) that build the bundles and drive
+// them in real headless Chromium; those say `@vitest-environment node` in their first lines.
 import { fileURLToPath } from 'node:url';
 import { defineProject } from 'vitest/config';
 
@@ -7,7 +8,7 @@ export default defineProject({
   test: {
     name: 'widget',
     root: fileURLToPath(new URL('.', import.meta.url)),
-    include: ['**/*.unit.test.ts'],
+    include: ['**/*.unit.test.ts', '**/*.e2e.test.ts'],
     exclude: ['**/node_modules/**', '**/dist/**'],
     environment: 'happy-dom',
     environmentOptions: {

@@ -13,6 +13,10 @@ import { usersProjection } from './users/projection';
 import { plansProjection } from './plans/projection';
 import { siteContentProjection } from './site-content/projection';
 import { scansProjection } from './scans/projection';
+import { leadsProjection } from './leads/projection';
+import { webhookEndpointsProjection } from './webhook-endpoints/projection';
+import { enrichmentQueueProjection } from './enrichment-queue/projection';
+import { webhookDispatchProjection } from './webhook-dispatch/projection';
 
 export * from './projection';
 export { startRelay, type Relay, type RelayOptions } from './relay/relay';
@@ -46,6 +50,40 @@ export { siteContentProjection } from './site-content/projection';
 export * from './site-content/queries';
 export { scansProjection } from './scans/projection';
 export * from './scans/queries';
+export { leadsProjection, leadsTables, refoldLeads } from './leads/projection';
+export {
+  displayCompanyOf,
+  foldLeadEvents,
+  leadInputTypes,
+  maxRecentPages,
+  searchTextOf,
+  utcMonthOf,
+  type LeadState,
+  type LeadDeltas,
+  type RecentPage,
+} from './leads/fold';
+export * from './leads/queries';
+export { webhookEndpointsProjection } from './webhook-endpoints/projection';
+export * from './webhook-endpoints/queries';
+export {
+  enrichmentQueueProjection,
+  defaultEnrichmentProvider,
+  enrichmentDeadlineMs,
+  enrichmentDomainOf,
+  enrichmentJobIdOf,
+  freeMailDomains,
+  isFreeMailDomain,
+  type EnrichmentInput,
+} from './enrichment-queue/projection';
+export { webhookDispatchProjection } from './webhook-dispatch/projection';
+export {
+  buildWebhookPayload,
+  consentReceiptPath,
+  webhookMessageIdOf,
+  type WebhookLeadIdentity,
+  type WebhookMessage,
+  type WebhookPayload,
+} from './webhook-dispatch/payload';
 
 /** Projections applied in the append's own transaction (owner-side state, read-your-writes). */
 export const inlineProjections: readonly Projection[] = [
@@ -56,6 +94,7 @@ export const inlineProjections: readonly Projection[] = [
   plansProjection,
   siteContentProjection,
   scansProjection,
+  webhookEndpointsProjection,
 ];
 
 /** Projections fed from the bus, each run by its own projector. */
@@ -66,6 +105,9 @@ export const asyncProjections: readonly Projection[] = [
   analyticsProjection,
   consentDimensionsProjection,
   consentPurposesProjection,
+  leadsProjection,
+  enrichmentQueueProjection,
+  webhookDispatchProjection,
 ];
 
 /** Every projection, inline and async: what `consentry replay` can rebuild. */

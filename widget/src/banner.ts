@@ -53,7 +53,7 @@ export interface PendingBanner extends BannerUi {
 /** Banner background, text, secondary text, per theme; all pairs are far above AA. */
 const THEMES: Record<Theme, [string, string, string]> = {
   light: [WHITE, INK, '#374151'],
-  dark: ['#111827', '#f9fafb', '#d1d5db'],
+  dark: [INK, '#f9fafb', '#d1d5db'],
 };
 
 const CSS =
@@ -64,10 +64,10 @@ const CSS =
   '.w{font:15px/1.45 system-ui,sans-serif;color:var(--tx)}' +
   '[hidden]{display:none!important}' +
   // max-height and overflow: at 400% zoom the banner must still scroll rather than hide its buttons.
-  '.b{position:fixed;left:0;right:0;bottom:0;z-index:2147483647;display:flex;flex-wrap:wrap;' +
+  '.b{position:fixed;inset:auto 0 0;z-index:2147483647;display:flex;flex-wrap:wrap;' +
   'align-items:center;justify-content:center;gap:12px 32px;padding:16px 20px;max-height:100vh;' +
   'overflow:auto;background:var(--bg);box-shadow:0 0 16px #0004}' +
-  '.top{top:0;bottom:auto}' +
+  '.top{inset:0 0 auto}' +
   '.i{flex:1 1 320px;max-width:720px}' +
   '.h{display:flex;align-items:center;gap:10px}' +
   'img{max-height:32px;max-width:128px}' +
@@ -167,9 +167,10 @@ export function createBanner(doc: Document, layout: BannerLayout, handlers: Bann
   const root = host.attachShadow({ mode: 'open' });
   style(root, doc);
 
-  let config: WidgetConfig | undefined;
+  // Set by mount; nothing below that reads it runs before (texts, choices and placeholders all follow it).
+  let config!: WidgetConfig;
   const t = (key: string, purpose?: Purpose): string =>
-    config ? fillText(config.texts[key], config.companyName, purpose && t(purpose)) : '';
+    fillText(config.texts[key], config.companyName, purpose && t(purpose));
 
   const wrap = el('div', { class: 'w' });
   const heading = el('div', { class: 'h' });
@@ -194,7 +195,13 @@ export function createBanner(doc: Document, layout: BannerLayout, handlers: Bann
   const overlay = el('div', { class: 'm' }, centre);
   const switches: Partial<Record<Purpose, HTMLInputElement>> = {};
 
-  const fab = el(BUTTON, { type: BUTTON, class: 'f', 'aria-controls': 'b', 'aria-expanded': 'false' });
+  const button = (label: string, onClick: () => void, cls = 'c'): HTMLButtonElement => {
+    const b = el(BUTTON, { type: BUTTON, class: cls }, label);
+    listen(b, 'click', onClick);
+    return b;
+  };
+  const fab = button('', () => ui.openCentre(), 'f');
+  fab.setAttribute('aria-controls', 'b');
   const svg = (tag: string, attrs: Record<string, string>): Element => {
     const e = doc.createElementNS(SVG_NS, tag);
     for (const k in attrs) e.setAttribute(k, attrs[k] as string);
@@ -203,25 +210,21 @@ export function createBanner(doc: Document, layout: BannerLayout, handlers: Bann
   const icon = svg('svg', { viewBox: '0 0 24 24', width: '24', 'aria-hidden': 'true' });
   icon.append(svg('path', { d: COOKIE_PATH, 'fill-rule': 'evenodd' }));
   fab.append(icon);
-  const optOutLink = el(BUTTON, { type: BUTTON, class: 'o' });
+  const optOutLink = button('', () => handlers.optOut(), 'o');
 
-  const show = (layer: 'banner' | 'centre' | 'none'): void => {
-    banner.hidden = layer !== 'banner';
-    overlay.hidden = layer !== 'centre';
-    fab.hidden = layer !== 'none';
-    fab.setAttribute('aria-expanded', String(layer !== 'none'));
+  // 0: nothing but the button, 1: the first layer, 2: the preference centre.
+  const show = (layer: 0 | 1 | 2): void => {
+    banner.hidden = layer !== 1;
+    overlay.hidden = layer !== 2;
+    fab.hidden = !!layer;
+    fab.setAttribute('aria-expanded', String(!!layer));
   };
 
-  const button = (label: string, onClick: () => void, cls = 'c'): HTMLButtonElement => {
-    const b = el(BUTTON, { type: BUTTON, class: cls }, label);
-    listen(b, 'click', onClick);
-    return b;
-  };
   const decide = (purposes: Granted, method: Method): void => {
     ui.close(true);
     handlers.choose(purposes, method);
   };
-  const offered = (): Purpose[] => (config ? config.purposes : []);
+  const offered = (): Purpose[] => config.purposes;
   const acceptAll = (): void => decide(grant(offered(), true), 'accept_all');
   const rejectAll = (): void => decide(grant(offered(), false), 'reject_all');
 
@@ -295,7 +298,7 @@ export function createBanner(doc: Document, layout: BannerLayout, handlers: Bann
       // Reject All and Accept All, or (a notice, where the rule grants by default) just Close.
       (buttons[1] as HTMLElement).hidden = (buttons[2] as HTMLElement).hidden = noticeOnly;
       (buttons[3] as HTMLElement).hidden = !noticeOnly;
-      show('banner');
+      show(1);
       if (focus) banner.focus();
     },
     openCentre() {
@@ -304,19 +307,19 @@ export function createBanner(doc: Document, layout: BannerLayout, handlers: Bann
         const s = switches[p];
         if (s) s.checked = !!granted && granted[p];
       }
-      show('centre');
+      show(2);
       centre.focus();
     },
     close(decided) {
       // Closing the centre with nothing decided goes back to the first layer: the visitor still has to choose.
       if (!decided && !overlay.hidden && !handlers.current()) {
-        show('banner');
+        show(1);
         banner.focus();
         return;
       }
       // Focus on a control that disappears would drop to <body>; hand it to the settings button.
       const hadFocus = !!root.activeElement;
-      show('none');
+      show(0);
       if (hadFocus) fab.focus();
     },
     showOptOut(optedOut) {
@@ -328,8 +331,8 @@ export function createBanner(doc: Document, layout: BannerLayout, handlers: Bann
       const ph = doc.createElement('consentry-placeholder');
       const phRoot = ph.attachShadow({ mode: 'open' });
       style(phRoot, doc);
-      const box = el('div', { class: 'w ph', lang: config ? config.language : '', dir: config ? config.dir : 'ltr' });
-      const palette = computePalette(config ? config.primaryColor : '#2563eb', layout.theme);
+      const box = el('div', { class: 'w ph', lang: config.language, dir: config.dir });
+      const palette = computePalette(config.primaryColor, layout.theme);
       for (const k in palette) box.style.setProperty(k, palette[k] as string);
       box.append(
         el('p', { style: 'margin:0 0 10px' }, t('blocked', purpose)),
@@ -359,10 +362,8 @@ export function createBanner(doc: Document, layout: BannerLayout, handlers: Bann
       }
     }
   });
-  listen(fab, 'click', () => ui.openCentre());
-  listen(optOutLink, 'click', () => handlers.optOut());
 
-  show('none');
+  show(0);
   fab.hidden = true;
   optOutLink.hidden = true;
   wrap.append(banner, overlay, fab, optOutLink);

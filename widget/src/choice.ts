@@ -4,7 +4,7 @@
 // given for, and for the website's consent lifetime.
 
 import { createUuid, UUID_PATTERN } from './ids';
-import { grant, purposeList, PURPOSES, type Granted, type Method, type Purpose } from './purposes';
+import { grant, purposeList, type Granted, type Method, type Purpose } from './purposes';
 import { KEY_PREFIX, readJson, writeJson } from './storage';
 
 export type Source = 'banner' | 'gpc' | 'reopened' | 'placeholder' | 'api' | 'opt_out_link' | 'jurisdiction';
@@ -19,6 +19,11 @@ export interface StoredChoice {
   policyVersion: string;
   /** ISO time of the decision, the consent event's occurredAt. */
   decidedAt: string;
+  /**
+   * The consent event's id: what an identification names as its proof. Choices stored before it was
+   * kept (and widget 1's) have none, so they never allow identification.
+   */
+  eventId?: string;
 }
 
 /** What the config says a choice must match to stand. */
@@ -53,33 +58,22 @@ export function parseStoredChoice(v: unknown): StoredChoice | null {
     method: (['accept_all', 'reject_all', 'custom', 'gpc', 'jurisdiction_default'].indexOf(c.method as string) >= 0 ? c.method : 'custom') as Method,
     policyVersion: c.policyVersion,
     decidedAt: c.decidedAt,
+    eventId: UUID_PATTERN.test(c.eventId as string) ? (c.eventId as string) : undefined,
   };
-}
-
-function readCookie(name: string): string | null {
-  try {
-    for (const part of document.cookie.split('; ')) {
-      if (part.indexOf(name + '=') === 0) return decodeURIComponent(part.slice(name.length + 1));
-    }
-  } catch {
-    // Cookies can be blocked (sandboxed frames); localStorage still works.
-  }
-  return null;
 }
 
 /** The newer of the cookie's (shared by subdomains) and localStorage's choice. */
 export function readStoredChoice(embedCode: string): StoredChoice | null {
+  const name = cookieName(embedCode) + '=';
   let fromCookie: StoredChoice | null = null;
   try {
-    const raw = readCookie(cookieName(embedCode));
-    fromCookie = raw ? parseStoredChoice(JSON.parse(raw)) : null;
+    const part = document.cookie.split('; ').find((p) => p.indexOf(name) === 0);
+    if (part) fromCookie = parseStoredChoice(JSON.parse(decodeURIComponent(part.slice(name.length))));
   } catch {
-    fromCookie = null;
+    // Cookies can be blocked (sandboxed frames) or spoilt; localStorage still works.
   }
   const local = parseStoredChoice(readJson(choiceKey(embedCode)));
-  if (!fromCookie) return local;
-  if (!local) return fromCookie;
-  return fromCookie.decidedAt > local.decidedAt ? fromCookie : local;
+  return !fromCookie || (local && local.decidedAt >= fromCookie.decidedAt) ? local : fromCookie;
 }
 
 const MONTH_MS = 30.44 * 86_400_000;
@@ -91,8 +85,8 @@ const MONTH_MS = 30.44 * 86_400_000;
  */
 export function writeStoredChoice(embedCode: string, stored: StoredChoice, terms: ChoiceTerms): void {
   writeJson(choiceKey(embedCode), stored);
-  const host = location.hostname;
-  const onDomain = host === terms.domain || host.slice(-terms.domain.length - 1) === '.' + terms.domain;
+  // The domain itself or a subdomain of it.
+  const onDomain = ('.' + location.hostname).endsWith('.' + terms.domain);
   try {
     document.cookie =
       cookieName(embedCode) + '=' + encodeURIComponent(JSON.stringify(stored)) +
@@ -136,9 +130,8 @@ export function decideOnLoad(
 
 /** Every purpose with its state, `necessary` always on: what the page's scripts are told. */
 export function publicChoice(stored: StoredChoice): Record<'necessary' | Purpose, boolean> {
-  const out = { necessary: true } as Record<'necessary' | Purpose, boolean>;
-  for (const p of PURPOSES) out[p] = stored.purposes[p];
-  return out;
+  // grant() makes every Granted: each purpose, in order.
+  return { necessary: true, ...stored.purposes };
 }
 
 /** The visitor id, created and kept on first use (only a consent decision needs one). */

@@ -63,6 +63,19 @@ describe('the stored choice', () => {
     expect(parseStoredChoice(tampered)?.offered).toEqual(['analytics']);
   });
 
+  it("keeps the consent event's id, the proof identification names; anything but a UUID reads as none", () => {
+    const eventId = '3e8b02e5-0dce-4ce7-83e3-8bb264b8ba17';
+    writeStoredChoice('emb_site_a', { ...accepted, eventId }, TERMS);
+    expect(readStoredChoice('emb_site_a')?.eventId).toBe(eventId);
+    localStorage.clear();
+    // From the cookie too (another subdomain).
+    expect(readStoredChoice('emb_site_a')?.eventId).toBe(eventId);
+    for (const bad of ['nope', 7, null, eventId.toUpperCase()]) {
+      expect(parseStoredChoice({ ...accepted, eventId: bad })?.eventId).toBeUndefined();
+    }
+    expect(parseStoredChoice({ choice: 'accepted', policyVersion: '1', decidedAt: accepted.decidedAt })?.eventId).toBeUndefined();
+  });
+
   it('reads as none when malformed or tampered with', () => {
     for (const raw of ['{', '"accepted"', '{"choice":"maybe","policyVersion":"1"}', '{"choice":"accepted"}', 'null', '{"policyVersion":"1","decidedAt":"x"}']) {
       localStorage.setItem(choiceKey('emb_site_a'), raw);

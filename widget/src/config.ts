@@ -18,6 +18,18 @@ export interface Service {
   cookies: string[];
 }
 
+/**
+ * Lead identification, when the website offers it: which forms the capture reads (`all` but those
+ * marked `data-consentry-identify="off"`, or only those `marked` `data-consentry-identify`), and the
+ * path under {host} of the capture script, loaded only once the visitor allowed identification.
+ */
+export interface IdentificationConfig {
+  /** identify.js reads anything but `all` as `marked`, the narrower reading. */
+  forms: unknown;
+  /** As answered; what matters is that it reads as a path (it is only ever added to {host}). */
+  script: string;
+}
+
 export interface WidgetConfig {
   companyName: string;
   logoUrl: string | null;
@@ -37,6 +49,8 @@ export interface WidgetConfig {
   textsHash: string | null;
   /** Whether the rule can differ by region; when false every visitor is asked (opt-in). */
   regional: boolean;
+  /** null when the website does not identify visitors. */
+  identification: IdentificationConfig | null;
 }
 
 const str = (v: unknown): string => (typeof v === 'string' ? v.trim() : '');
@@ -59,6 +73,7 @@ export function parseConfig(raw: unknown): WidgetConfig | null {
   const texts: Record<string, string> = {};
   for (const k in rawTexts) texts[k] = str(rawTexts[k]);
   const lifetime = Number(c.consentLifetimeMonths);
+  const identification = obj(c.identification);
   return {
     // Without a company name the banner names the site the visitor is on, never Consentry itself.
     companyName: str(c.companyName) || location.hostname,
@@ -80,6 +95,9 @@ export function parseConfig(raw: unknown): WidgetConfig | null {
     dir: c.dir === 'rtl' ? 'rtl' : 'ltr',
     textsHash: /^[0-9a-f]{64}$/.test(str(c.textsHash)) ? str(c.textsHash) : null,
     regional: c.regional === true,
+    // Only a path (whatever its type, as what is tested is what gets added to {host}): `{host}/…`
+    // cannot leave {host}.
+    identification: /^\//.test(identification.script as string) ? (identification as unknown as IdentificationConfig) : null,
   };
 }
 

@@ -39,6 +39,7 @@ describe('parseConfig', () => {
       dir: 'ltr',
       textsHash: 'c'.repeat(64),
       regional: true,
+      identification: null,
     });
   });
 
@@ -50,6 +51,21 @@ describe('parseConfig', () => {
   it('drops services under unknown purposes or without a name', () => {
     const parsed = parseConfig({ ...RAW, services: [{ purpose: 'necessary', name: 'x' }, { purpose: 'analytics', name: '' }, 'junk'] });
     expect(parsed?.services).toEqual([]);
+  });
+
+  it('takes lead identification when offered: a script on {host} only, and the forms mode as said', () => {
+    const identification = { forms: 'marked', script: '/identify.js' };
+    expect(parseConfig({ ...RAW, identification })?.identification).toEqual(identification);
+    // Whatever the answer says, the widget loads `{host}` + script, which must not leave {host}.
+    const host = 'https://consent.example.net/prefix';
+    for (const script of ['https://evil.example/identify.js', '.evil.example/x.js', '@evil.example/x.js', 'identify.js', '', null, 7]) {
+      expect(parseConfig({ ...RAW, identification: { forms: 'all', script } })?.identification).toBeNull();
+    }
+    for (const script of ['//evil.example/x.js', '/\\evil.example/x.js', '/@evil.example', '/identify.js?v=2']) {
+      const parsed = parseConfig({ ...RAW, identification: { forms: 'all', script } })?.identification;
+      expect(new URL(host + String(parsed?.script)).host).toBe('consent.example.net');
+    }
+    expect(parseConfig({ ...RAW, identification: 'yes' })?.identification).toBeNull();
   });
 
   it('is unusable without a policy version, purposes or texts', () => {

@@ -31,7 +31,7 @@ export function toHex(rgb: Rgb): string {
 export function relativeLuminance(hex: string): number {
   const [r, g, b] = parseHex(hex).map((c) => {
     const s = c / 255;
-    return s <= 0.04045 ? s / 12.92 : Math.pow((s + 0.055) / 1.055, 2.4);
+    return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
   }) as Rgb;
   return 0.2126 * r + 0.7152 * g + 0.0722 * b;
 }

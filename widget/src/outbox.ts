@@ -67,7 +67,7 @@ export function isFinalStatus(status: number): boolean {
 /** Delay before retry number `failures` (1, 2, …): exponential from 2 s, capped at a minute, jittered
  * so that widgets on many pages do not all return at the same moment after an outage. */
 export function backoffDelay(failures: number, random = Math.random()): number {
-  return Math.min(MAX_BACKOFF_MS, 1000 * Math.pow(2, failures)) * (0.5 + random / 2);
+  return Math.min(MAX_BACKOFF_MS, 1000 * 2 ** failures) * (0.5 + random / 2);
 }
 
 // Storage is the page's to tamper with; an item without a body could not even be sent.

@@ -12,7 +12,9 @@ export const IMPRESSION = 'impression';
 export const PAGEVIEW = 'pageview';
 export const PAGEHIDE = 'pagehide';
 export const ENGAGEMENT = 'engagement';
-export type CollectPath = typeof CONSENT | typeof IMPRESSION | typeof PAGEVIEW | typeof PAGEHIDE | typeof ENGAGEMENT;
+/** docs/identification.md: sent by identify.js only, never by widget.js itself. */
+export const IDENTIFY = 'identify';
+export type CollectPath = typeof CONSENT | typeof IMPRESSION | typeof PAGEVIEW | typeof PAGEHIDE | typeof ENGAGEMENT | typeof IDENTIFY;
 
 export const MAX_URL = 2048;
 /**
@@ -23,6 +25,8 @@ export const MAX_REFERRER = 512;
 export const MAX_TITLE = 256;
 export const MAX_LANGUAGE = 16;
 export const MAX_VISIBLE_MS = 86_400_000;
+/** A name or company (the identification events' limit). */
+export const MAX_PERSON_TEXT = 200;
 
 export type EngagementKind = 'tap_to_call' | 'contact_form_submit' | 'location_map_view' | 'opening_hours_view';
 
@@ -78,7 +82,26 @@ export interface EngagementEvent {
   pageviewId: string;
   kind: EngagementKind;
 }
-export type CollectBody = ConsentEvent | ImpressionEvent | PageviewEvent | PagehideEvent | EngagementEvent;
+/** Who the visitor is, and under which allowing consent. */
+export interface Identity {
+  embedCode: string;
+  visitorId: string;
+  /** The event id of the choice that allowed identification. */
+  consentEventId: string;
+}
+/** How the visitor identified themselves: a form they sent, or the site's `Consentry.identify` call. */
+export type IdentifySource = 'form' | 'call';
+export interface IdentifyEvent extends Identity {
+  eventId: string;
+  source: IdentifySource;
+  /** Normalised (trimmed, lower-case, checked). */
+  email: string;
+  name: string | null;
+  company: string | null;
+  pageUrl: string;
+  occurredAt: string;
+}
+export type CollectBody = ConsentEvent | ImpressionEvent | PageviewEvent | PagehideEvent | EngagementEvent | IdentifyEvent;
 
 const clip = (value: string, max: number): string => value.slice(0, max);
 
@@ -131,4 +154,27 @@ export function buildPagehide(embedCode: string, visitorId: string, pageviewId: 
 
 export function buildEngagement(embedCode: string, visitorId: string, pageviewId: string, kind: EngagementKind): EngagementEvent {
   return { embedCode, eventId: createUuid(), visitorId, pageviewId, kind };
+}
+
+/** `email` must be normalised already; name and company are trimmed and clipped, null when empty. */
+export function buildIdentify(
+  who: Identity,
+  source: IdentifySource,
+  email: string,
+  name: string | null,
+  company: string | null,
+): IdentifyEvent {
+  const text = (v: string | null): string | null => (v && v.trim() ? clip(v.trim(), MAX_PERSON_TEXT) : null);
+  return {
+    embedCode: who.embedCode,
+    visitorId: who.visitorId,
+    consentEventId: who.consentEventId,
+    eventId: createUuid(),
+    source,
+    email,
+    name: text(name),
+    company: text(company),
+    pageUrl: clip(location.href, MAX_URL),
+    occurredAt: new Date().toISOString(),
+  };
 }

@@ -16,6 +16,13 @@ export function grant(offered: readonly Purpose[], on: boolean | ((purpose: Purp
 
 export const anyGranted = (g: Granted): boolean => PURPOSES.some((p) => g[p]);
 
+/**
+ * `allowsIdentification` of events/src/identification.ts: identification needs the visitor's own act,
+ * the purpose granted by Accept All or a custom choice, never a region's opt-out default.
+ */
+export const allowsIdentification = (choice: { purposes: Granted; method: Method }): boolean =>
+  choice.purposes.identification && (choice.method === 'accept_all' || choice.method === 'custom');
+
 /** Known purposes only, each once, in canonical order. */
 export function purposeList(value: unknown): Purpose[] {
   const list = Array.isArray(value) ? value : [];

@@ -1,7 +1,8 @@
 // Wires the widget together for one page: reads the snippet, applies Consent Mode defaults, fetches the
 // website's config (in the visitor's language) and the rule for the visitor's region, then applies the
 // remembered choice, records a GPC decline or the region's default, or shows the banner — and from then
-// on records each choice once through the outbox and applies it to the page, purpose by purpose.
+// on records each choice once through the outbox and applies it to the page, purpose by purpose. Once
+// the visitor allowed identification by their own act, it adds the form capture, identify.js.
 
 import { createBanner } from './banner';
 import {
@@ -14,12 +15,13 @@ import {
   type Source,
   type StoredChoice,
 } from './choice';
-import { fetchConfig, fetchRule, pickLanguage, type WidgetConfig } from './config';
+import { fetchConfig, fetchRule, pickLanguage, type IdentificationConfig, type WidgetConfig } from './config';
 import { sendConsentMode, type ConsentModeWindow } from './consent-mode';
 import { guard, listen } from './guard';
+import type { IdentifyBridge, IdentifyCall } from './identify';
 import { createOutbox } from './outbox';
 import { buildConsentEvent, buildImpression, CONSENT, IMPRESSION } from './payloads';
-import { anyGranted, grant, type Granted, type Method, type Purpose } from './purposes';
+import { allowsIdentification, anyGranted, grant, type Granted, type Method, type Purpose } from './purposes';
 import { findWidgetScript, readSnippet } from './snippet';
 import { KEY_PREFIX } from './storage';
 import { createTracker } from './tracking';
@@ -40,6 +42,12 @@ export interface ConsentryApi {
   allows(purpose: string): boolean;
   /** Calls `listener` with the choice after every change; returns a function that unsubscribes. */
   onChange(listener: (choice: PublicChoice) => void): () => void;
+  /**
+   * For sites with signed-in users: records who the visitor is (source `call`). Resolves true once
+   * queued for sending (or sent before on this page), false — sending nothing — unless the visitor
+   * allowed identification and the email is valid. Waits for start-up and for identify.js.
+   */
+  identify(email: string, details?: { name?: string; company?: string }): Promise<boolean>;
 }
 
 declare global {
@@ -85,7 +93,7 @@ export function startWidget(win: Window, script: Element | null): Promise<void> 
   const outbox = createOutbox(host, KEY_PREFIX + 'queue:' + embedCode);
   // Whatever an earlier page could not deliver is sent at once, without waiting for the config.
   void outbox.flush();
-  listen(win, 'online', () => void outbox.flush());
+  listen(win, 'online', outbox.flush);
 
   let visitorId: string | undefined;
   // One id per page even when storage is unusable (then the next page gets a new one).
@@ -97,6 +105,12 @@ export function startWidget(win: Window, script: Element | null): Promise<void> 
   let current: StoredChoice | null = null;
   let openRequested = false;
   const listeners: ((choice: PublicChoice) => void)[] = [];
+  /** Consentry.identify calls waiting for identify.js, which takes them over; made when it is added. */
+  let identifyCalls: IdentifyCall[] | undefined;
+
+  /** The event id of the choice in force while it allows identification and the website offers it. */
+  const allowingEventId = (): string | undefined =>
+    config?.identification && current && allowsIdentification(current) ? current.eventId : undefined;
 
   const apply = (choice: StoredChoice): void => {
     current = choice;
@@ -112,23 +126,28 @@ export function startWidget(win: Window, script: Element | null): Promise<void> 
       new CustomEvent(CHANGE_EVENT, { detail: { consent: anyGranted(granted) ? 'accepted' : 'declined', purposes } }),
     );
     for (const listener of listeners) guard(listener)(purposes);
+    // Form capture is a script of its own, fetched only once the visitor allowed identification.
+    if (!identifyCalls && allowingEventId()) {
+      const identification = (config as WidgetConfig).identification as IdentificationConfig;
+      const script = doc.createElement('script') as HTMLScriptElement & { consentry: IdentifyBridge };
+      script.src = host + identification.script;
+      script.consentry = [allowingEventId, identification, outbox.push, (identifyCalls = []), embedCode, getVisitor];
+      // Blocked or offline: identification is off for this page, and the calls waiting for it get false.
+      script.onerror = () => {
+        (config as WidgetConfig).identification = null;
+        (identifyCalls as IdentifyCall[]).map(([resolve]) => resolve(false));
+      };
+      doc.head.append(script);
+    }
   };
 
   const record = (purposes: Granted, method: Method, source: Source): void => {
-    if (!config) return;
-    const terms = config;
-    const body = buildConsentEvent(embedCode, getVisitor(), { offered: terms.purposes, purposes, method }, source, {
-      policyVersion: terms.policyVersion,
-      language: terms.language,
-      textsHash: terms.textsHash,
-    });
-    const stored: StoredChoice = {
-      offered: terms.purposes,
-      purposes,
-      method,
-      policyVersion: terms.policyVersion,
-      decidedAt: body.occurredAt,
-    };
+    // Choices are made on the banner, which is mounted with the config.
+    const terms = config as WidgetConfig;
+    const decided = { offered: terms.purposes, purposes, method };
+    // The config is what was shown: its policy version, language and texts hash.
+    const body = buildConsentEvent(embedCode, getVisitor(), decided, source, terms);
+    const stored: StoredChoice = { ...decided, policyVersion: terms.policyVersion, decidedAt: body.occurredAt, eventId: body.eventId };
     writeStoredChoice(embedCode, stored, terms);
     outbox.push(CONSENT, body, true);
     apply(stored);
@@ -143,7 +162,7 @@ export function startWidget(win: Window, script: Element | null): Promise<void> 
       choose: (purposes, method, fromPlaceholder) =>
         record(purposes, method, fromPlaceholder ? 'placeholder' : current ? 'reopened' : 'banner'),
       optOut: () => {
-        if (config) record(grant(config.purposes, false), 'reject_all', 'opt_out_link');
+        record(grant((config as WidgetConfig).purposes, false), 'reject_all', 'opt_out_link');
         ui.showOptOut(true);
       },
       current: () => (current ? current.purposes : null),
@@ -188,6 +207,12 @@ export function startWidget(win: Window, script: Element | null): Promise<void> 
         if (i >= 0) listeners.splice(i, 1);
       };
     },
+    // A stub that queues for identify.js, which does the work. A call made while the remembered choice
+    // is still loading waits for it; once allowed, identify.js has been added, and with it the queue.
+    identify: (email, details) =>
+      started.then(() =>
+        allowingEventId() ? new Promise<boolean>((resolve) => (identifyCalls as IdentifyCall[]).push([resolve, email, details])) : false,
+      ),
   };
 
   // A snippet placed in <head> without defer may run before <body> exists. The final catch keeps a
@@ -196,9 +221,10 @@ export function startWidget(win: Window, script: Element | null): Promise<void> 
     if (doc.readyState === 'loading') doc.addEventListener('DOMContentLoaded', resolve);
     else resolve(0);
   });
-  return Promise.all([configReady, ruleReady, domReady])
+  const started = Promise.all([configReady, ruleReady, domReady])
     .then(([loaded, rule]) => init(loaded, loaded.regional ? rule : 'opt_in'))
     .catch(() => undefined);
+  return started;
 }
 
 /** Runs `fn` once the browser has painted the next frame, or after a second if no frame comes (a

@@ -159,6 +159,8 @@ describe('when the visitor accepts', () => {
       method: 'accept_all',
       policyVersion: '3',
       decidedAt: consents[0]?.occurredAt,
+      // The consent event's id, the proof an identification names.
+      eventId: consents[0]?.eventId,
     });
     // Delivered, so nothing is left queued.
     expect(page.win.localStorage.getItem(`consentry:queue:${EMBED_CODE}`)).toBeNull();

@@ -1,6 +1,9 @@
 // Small benchmark harness: percentiles, rates and a printed report. Benchmarks compare against a
 // baseline measured in the same run, because these machines are noisy: ratios travel, absolute
-// numbers do not.
+// numbers do not. Also what a benchmark needs to charge CPU to the system it measures: process trees
+// from /proc (proc-stat.ts) and a PostgreSQL's work for one database (postgres-cpu.ts).
+export * from './proc-stat';
+export * from './postgres-cpu';
 
 export function percentile(sortedValues: readonly number[], p: number): number {
   if (sortedValues.length === 0) return Number.NaN;

@@ -59,6 +59,27 @@ describe('runHttpLoad', () => {
     expect(received).toHaveLength(50);
   });
 
+  it('sends requests made on demand until the duration passed, and answers every one it sent', async () => {
+    const received: string[] = [];
+    const port = await startServer(received);
+    const result = await runHttpLoad({
+      host: '127.0.0.1',
+      port,
+      connections: 4,
+      requests: (index) => post({ index, answer: index % 5 === 0 ? 'refuse' : 'store' }),
+      durationMs: 300,
+    });
+    const indexes = received.map((body) => (JSON.parse(body) as { index: number }).index).sort((a, b) => a - b);
+    expect(indexes).toEqual(indexes.map((_, position) => position));
+    expect(result.ok + result.non2xx).toBe(received.length);
+    expect(result.non2xx).toBe(indexes.filter((index) => index % 5 === 0).length);
+    expect(result.errors).toBe(0);
+  });
+
+  it('needs a duration for requests made on demand', () => {
+    expect(() => runHttpLoad({ host: '127.0.0.1', port: 1, connections: 1, requests: () => post({}) })).toThrow('requests made on demand need durationMs');
+  });
+
   it('refuses an answer it cannot read', async () => {
     server = createServer((_request, response) => {
       response.writeHead(200, { 'content-type': 'text/plain' });

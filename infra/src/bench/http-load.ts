@@ -5,6 +5,10 @@
 // duration: every request sent gets its answer counted, so stored rows can be compared with 2xx
 // answers exactly. autocannon, which builds each request anew, took ~57% of a core at 10,000
 // requests/s in bench:ingest (pidstat); this costs ~22 µs of CPU per request (bench:ingest prints it).
+// A run can also last a set time instead (bench:e2e): requests are then made on demand, each a copy of
+// a serialised template with fresh UUIDs written in place (`createFreshUuidRequests`), and every
+// request sent before the deadline is still answered and counted.
+import { randomUUID } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
 
 export interface HttpLoadOptions {
@@ -12,8 +16,13 @@ export interface HttpLoadOptions {
   readonly port: number;
   /** Keep-alive connections, each with one request in flight at a time. */
   readonly connections: number;
-  /** Complete requests (request line, headers, body), sent in this order, each once. */
-  readonly requests: readonly Buffer[];
+  /**
+   * Complete requests (request line, headers, body), sent in this order, each once; or a function
+   * that makes request number `index` when it is sent (then `durationMs` bounds the run).
+   */
+  readonly requests: readonly Buffer[] | ((index: number) => Buffer);
+  /** No request is sent after this long; those in flight are still answered and counted. */
+  readonly durationMs?: number;
 }
 
 export interface HttpLoadResult {
@@ -21,6 +30,7 @@ export interface HttpLoadResult {
   readonly non2xx: number;
   /** Requests whose connection failed before the answer came (refused, reset, closed). */
   readonly errors: number;
+  /** From the first request sent to the last answer. */
   readonly durationSeconds: number;
   /** 2xx answers per second. */
   readonly perSecond: number;
@@ -51,12 +61,37 @@ const HEADER_END = Buffer.from('\r\n\r\n');
 const CONTENT_LENGTH = /\r\ncontent-length:\s*(\d+)/i;
 
 /**
- * Sends every request of `options.requests` and resolves when each has been answered or failed.
- * Rejects on an answer it cannot read (no Content-Length, or more than was asked for).
+ * Serialised requests made from `template` (see `serialiseRequest`), each a copy in which every UUID
+ * of `uuids` (each found exactly once in the template) is replaced by a fresh random one: a new event
+ * id and visitor per request for the cost of a copy and a few writes. UUIDs are 36 ASCII bytes, so
+ * Content-Length stays right.
+ */
+export function createFreshUuidRequests(template: Buffer, uuids: readonly string[]): () => Buffer {
+  const offsets = uuids.map((uuid) => {
+    const offset = template.indexOf(uuid, 0, 'latin1');
+    if (uuid.length !== 36 || offset < 0 || template.indexOf(uuid, offset + 1, 'latin1') >= 0) {
+      throw new Error(`${uuid} must be a UUID found exactly once in the template`);
+    }
+    return offset;
+  });
+  return () => {
+    const request = Buffer.from(template);
+    for (const offset of offsets) request.write(randomUUID(), offset, 36, 'latin1');
+    return request;
+  };
+}
+
+/**
+ * Sends every request of `options.requests` (or, made on demand, until `durationMs` passed) and
+ * resolves when each sent has been answered or failed. Rejects on an answer it cannot read (no
+ * Content-Length, or more than was asked for).
  */
 export function runHttpLoad(options: HttpLoadOptions): Promise<HttpLoadResult> {
-  const { requests } = options;
-  const latencies = new Float64Array(requests.length);
+  const { requests, durationMs } = options;
+  if (typeof requests === 'function' && durationMs === undefined) throw new Error('requests made on demand need durationMs');
+  const total = typeof requests === 'function' ? Number.POSITIVE_INFINITY : requests.length;
+  const requestAt = typeof requests === 'function' ? requests : (index: number) => requests[index]!;
+  let latencies = new Float64Array(Math.max(1, Math.min(total, 1 << 16)));
   let answered = 0;
   let next = 0;
   let ok = 0;
@@ -64,6 +99,16 @@ export function runHttpLoad(options: HttpLoadOptions): Promise<HttpLoadResult> {
   let errors = 0;
   let openConnections = 0;
   const started = performance.now();
+  const deadline = durationMs === undefined ? Number.POSITIVE_INFINITY : started + durationMs;
+  const exhausted = () => next >= total || performance.now() >= deadline;
+  const recordLatency = (ms: number) => {
+    if (answered === latencies.length) {
+      const grown = new Float64Array(latencies.length * 2);
+      grown.set(latencies);
+      latencies = grown;
+    }
+    latencies[answered++] = ms;
+  };
 
   return new Promise((resolve, reject) => {
     const sockets = new Set<Socket>();
@@ -82,7 +127,7 @@ export function runHttpLoad(options: HttpLoadOptions): Promise<HttpLoadResult> {
     };
 
     const open = () => {
-      if (next >= requests.length || failed) return;
+      if (exhausted() || failed) return;
       openConnections++;
       const socket: Socket = connect({ host: options.host, port: options.port, noDelay: true });
       sockets.add(socket);
@@ -92,13 +137,14 @@ export function runHttpLoad(options: HttpLoadOptions): Promise<HttpLoadResult> {
       let connected = false;
 
       const send = () => {
-        if (next >= requests.length) {
+        if (exhausted()) {
           socket.end();
           return;
         }
         inFlight = true;
+        const request = requestAt(next++);
         sentAt = performance.now();
-        socket.write(requests[next++]!);
+        socket.write(request);
       };
 
       socket.on('connect', () => {
@@ -124,7 +170,7 @@ export function runHttpLoad(options: HttpLoadOptions): Promise<HttpLoadResult> {
         }
         if (buffer.length > total) return fail(new Error('an answer arrived that was not asked for'));
         const status = Number(head.slice(9, 12));
-        latencies[answered++] = performance.now() - sentAt;
+        recordLatency(performance.now() - sentAt);
         inFlight = false;
         if (status >= 200 && status < 300) ok++;
         else non2xx++;
@@ -137,7 +183,7 @@ export function runHttpLoad(options: HttpLoadOptions): Promise<HttpLoadResult> {
         sockets.delete(socket);
         openConnections--;
         // A request whose connection died, or one that found no connection, fails; the rest go on.
-        if (inFlight || (!connected && next < requests.length)) {
+        if (inFlight || (!connected && !exhausted())) {
           if (!connected) next++;
           errors++;
           inFlight = false;
@@ -147,7 +193,7 @@ export function runHttpLoad(options: HttpLoadOptions): Promise<HttpLoadResult> {
       });
     };
 
-    for (let index = 0; index < Math.min(options.connections, requests.length); index++) open();
+    for (let index = 0; index < Math.min(options.connections, total); index++) open();
     finishIfDone();
   });
 }

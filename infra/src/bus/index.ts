@@ -8,7 +8,7 @@ export type {
   DeliveredMessage,
   OutgoingMessage,
 } from './bus';
-export { createNatsBus, type BusLogger, type NatsBusOptions } from './nats-bus';
+export { createNatsBus, parseNatsServers, type BusLogger, type NatsBusOptions } from './nats-bus';
 export {
   createMemoryBus,
   type MemoryBus,

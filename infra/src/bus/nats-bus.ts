@@ -11,6 +11,13 @@
 // reconnect, a gap in the consumer's delivery sequence) and then rewinds the durable to its ack
 // floor, recreating it from the first unacknowledged stream sequence. Already processed messages
 // may come again (marked redelivered); unprocessed ones never come late.
+//
+// On a cluster (NATS_URL lists several servers, the stream has 3 replicas) a node can die with the
+// stream's or a consumer's raft leadership. Until another node is elected (seconds), requests get
+// no responders or time out. `publish` therefore resends whatever was not acknowledged until its
+// deadline (the stream deduplicates by message id, so a message stored whose ack was lost is
+// acknowledged again, not stored twice), and consumptions treat server-side (5xx) JetStream errors
+// as transient, check their consumer again and go on from its ack floor.
 import {
   connect,
   nanos,
@@ -41,6 +48,7 @@ import type {
   DeliveredMessage,
   OutgoingMessage,
 } from './bus';
+import { isValidFilter, isValidSubject, matchesSubject } from './subjects';
 
 /** The subset of a pino logger the bus writes to. */
 export interface BusLogger {
@@ -50,15 +58,29 @@ export interface BusLogger {
 }
 
 export interface NatsBusOptions extends BusConfig {
-  /** One server URL or several (a cluster); the client reconnects to any of them forever. */
+  /**
+   * One server URL or several (a cluster), as a list or comma-separated like NATS_URL; the client
+   * connects to any of them, learns the rest of the cluster from the server and reconnects forever.
+   */
   readonly url: string | readonly string[];
   /** Connection name shown by the server's monitoring, e.g. `consentry-relay`. */
   readonly name?: string;
   readonly logger?: BusLogger;
   /** Pause between reconnect attempts; short in tests so an outage heals quickly. */
   readonly reconnectTimeWaitMs?: number;
-  /** How long `publish` waits for the PubAcks before rejecting (a NATS outage surfaces here). */
+  /**
+   * How long `publish` keeps resending what was not acknowledged before it rejects. Long enough to
+   * ride out the election of a new stream leader when a cluster node dies; a NATS outage (no
+   * quorum, no server) surfaces here.
+   */
   readonly publishTimeoutMs?: number;
+  /**
+   * How long one request waits for its answer: a PubAck, an ack's confirmation, a JetStream API
+   * call. At most `publishTimeoutMs` by default.
+   */
+  readonly requestTimeoutMs?: number;
+  /** Client pings; a server that stops answering (a dead machine sends no FIN) is left after two. */
+  readonly pingIntervalMs?: number;
   /** How long JetStream waits for an ack before redelivering. */
   readonly ackWaitMs?: number;
   /** Lifetime of one pull request; nats.js refuses less than 1 s. */
@@ -76,7 +98,8 @@ export interface NatsBusOptions extends BusConfig {
 
 const DEFAULTS = {
   reconnectTimeWaitMs: 2_000,
-  publishTimeoutMs: 5_000,
+  publishTimeoutMs: 15_000,
+  pingIntervalMs: 10_000,
   ackWaitMs: 30_000,
   fetchExpiresMs: 1_000,
   retryDelayMs: 500,
@@ -90,23 +113,52 @@ const MSG_ID_HEADER = 'Nats-Msg-Id';
 /** Kept in the consumer's description across rewinds, so redelivered messages stay marked. */
 const REDELIVERED_MARKER = 'consentry:redelivered-up-to=';
 const STREAM_NAME_IN_USE = 10058;
+/** Server-side (500) errors that no retry fixes: "replicas > 1 not supported in non-clustered mode". */
+const PERMANENT_API_ERRORS = new Set([10074]);
 
-/** A consumption cannot go on: wrong filter, missing stream, closed connection. */
-class ConsumeFailure extends Error {}
+/** Cannot succeed however often it is tried: a durable's filter changed, a stream set up otherwise. */
+class BusFailure extends Error {}
+
+/**
+ * The server URLs of a NATS_URL-style value: one URL, or several separated by commas (blanks
+ * around them ignored), or a list of those.
+ */
+export function parseNatsServers(url: string | readonly string[]): string[] {
+  const parts = typeof url === 'string' ? [url] : url;
+  const servers = parts.flatMap((part) => part.split(',')).map((part) => part.trim()).filter((part) => part !== '');
+  if (servers.length === 0) throw new Error('no NATS server URL given');
+  return servers;
+}
+
+/**
+ * Worth another try: no answer in time, no responders (no stream leader while one is elected), the
+ * connection lost, or a server-side JetStream error (cluster temporarily unavailable, not leader).
+ * A 4xx JetStream error is about the request itself and would fail again.
+ */
+function isTransient(error: unknown): boolean {
+  if (error instanceof BusFailure) return false;
+  if (!(error instanceof JetStreamApiError)) return true;
+  return error.status >= 500 && !PERMANENT_API_ERRORS.has(error.code);
+}
 
 export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
   const settings = { ...DEFAULTS, ...options };
+  const requestTimeoutMs = options.requestTimeoutMs ?? Math.min(5_000, settings.publishTimeoutMs);
   const { stream, subjectPrefix, logger } = options;
+  const streamFilter = `${subjectPrefix}.>`;
+  if (!isValidFilter(streamFilter)) throw new Error(`invalid subject prefix ${JSON.stringify(subjectPrefix)}`);
   const connectionOptions: NodeConnectionOptions = {
-    servers: typeof options.url === 'string' ? options.url : [...options.url],
+    servers: parseNatsServers(options.url),
     maxReconnectAttempts: -1,
     reconnectTimeWait: settings.reconnectTimeWaitMs,
+    pingInterval: settings.pingIntervalMs,
+    maxPingOut: 2,
     ...(options.name === undefined ? {} : { name: options.name }),
   };
   const nc = await connect(connectionOptions);
   let jsm: JetStreamManager;
   try {
-    jsm = await jetstreamManager(nc, { timeout: settings.publishTimeoutMs });
+    jsm = await jetstreamManager(nc, { timeout: requestTimeoutMs });
     await ensureStream(jsm, settings);
   } catch (error) {
     await nc.close();
@@ -135,24 +187,73 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
 
   async function publish(messages: readonly OutgoingMessage[]): Promise<void> {
     if (closed) throw new Error('bus is closed');
-    // All requests go out before any ack is awaited: one connection keeps them in order, and a
-    // batch costs one round trip instead of one per message.
-    const acks = messages.map((message) =>
-      js.publish(message.subject, message.data, {
-        msgID: message.id,
-        timeout: settings.publishTimeoutMs,
-      }),
-    );
-    const results = await Promise.allSettled(acks);
-    const failedAt = results.findIndex((result) => result.status === 'rejected');
-    if (failedAt === -1) return;
-    const failures = results.filter((result) => result.status === 'rejected').length;
-    const first = results[failedAt];
-    throw new Error(
-      `${failures} of ${messages.length} messages were not acknowledged by JetStream ` +
-        `(first: ${messages[failedAt]?.subject})`,
-      { cause: first?.status === 'rejected' ? first.reason : undefined },
-    );
+    // Refused here rather than by the server: to JetStream a subject no stream captures looks like
+    // a stream without a leader (no responders), which is worth retrying.
+    for (const message of messages) {
+      if (!isValidSubject(message.subject) || !matchesSubject(streamFilter, message.subject)) {
+        throw new Error(`no stream captures subject ${JSON.stringify(message.subject)}`);
+      }
+    }
+    const deadline = Date.now() + settings.publishTimeoutMs;
+    /** Stream sequence of each message once acknowledged; duplicates have none of their own. */
+    const stored: (number | 'duplicate' | undefined)[] = messages.map(() => undefined);
+    let pending = messages.map((_, index) => index);
+    for (let attempt = 1; ; attempt++) {
+      // All requests go out before any ack is awaited: one connection keeps them in order, and a
+      // batch costs one round trip instead of one per message. What a dying leader stored is a
+      // prefix of what it received, so resending the rest in order keeps the stream in order.
+      const timeout = Math.max(1, Math.min(requestTimeoutMs, deadline - Date.now()));
+      const results = await Promise.allSettled(
+        pending.map((index) => {
+          const message = messages[index]!;
+          return js.publish(message.subject, message.data, { msgID: message.id, timeout });
+        }),
+      );
+      const failed: number[] = [];
+      let firstError: unknown;
+      let permanent = false;
+      results.forEach((result, k) => {
+        const index = pending[k]!;
+        if (result.status === 'fulfilled') {
+          stored[index] = result.value.duplicate ? 'duplicate' : result.value.seq;
+        } else {
+          failed.push(index);
+          firstError ??= result.reason;
+          permanent ||= !isTransient(result.reason);
+        }
+      });
+      if (failed.length === 0) break;
+      const giveUp = closed || nc.isClosed() || permanent || Date.now() + settings.retryDelayMs >= deadline;
+      if (giveUp) {
+        throw new Error(
+          `${failed.length} of ${messages.length} messages were not acknowledged by JetStream after ` +
+            `${attempt} attempt(s) (first: ${messages[failed[0]!]?.subject})`,
+          { cause: firstError },
+        );
+      }
+      logger?.warn(
+        { stream, attempt, unacknowledged: failed.length, err: firstError },
+        'messages not acknowledged by JetStream; publishing them again',
+      );
+      await new Promise((resolve) => setTimeout(resolve, settings.retryDelayMs));
+      pending = failed;
+    }
+    reportOutOfOrder(messages, stored);
+  }
+
+  /** Guards the ordering argument above: projectors skip anything at or before their checkpoint. */
+  function reportOutOfOrder(messages: readonly OutgoingMessage[], stored: readonly (number | 'duplicate' | undefined)[]): void {
+    let highest = 0;
+    for (const [index, seq] of stored.entries()) {
+      if (typeof seq !== 'number') continue;
+      if (seq < highest) {
+        logger?.error(
+          { stream, id: messages[index]?.id, seq, after: highest },
+          'a retried message was stored after a later one of its batch',
+        );
+      }
+      highest = Math.max(highest, seq);
+    }
   }
 
   function consume(consumeOptions: ConsumeOptions): Consumption {
@@ -175,6 +276,11 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
     let consumer: Consumer | undefined;
     /** Consumer delivery sequence of the last message received; a jump means a lost delivery. */
     let lastDeliverySeq = 0;
+    /**
+     * Anything at or below this stream sequence was handed out before (by this consumption, or by
+     * the durable before a rewind). A consumer leader elected after a node died may not know of
+     * every delivery the old one made, so the server's redelivered flag alone can miss some.
+     */
     let redeliveredUpTo = 0;
     /** Set while a rewind has deleted the consumer but not yet recreated it. */
     let rewindConfig: Partial<ConsumerConfig> | undefined;
@@ -235,7 +341,7 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
           : config.deliver_policy === DeliverPolicy.StartSequence
             ? (config.opt_start_seq ?? 1)
             : 1;
-      const upTo = Math.max(redeliveredUpToOf(config.description), info.delivered.stream_seq);
+      const upTo = Math.max(redeliveredUpToOf(config.description), info.delivered.stream_seq, redeliveredUpTo);
       rewindConfig = {
         ...baseConfig(normaliseFilter(config.filter_subject)),
         deliver_policy: DeliverPolicy.StartSequence,
@@ -258,7 +364,7 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
       } else {
         const existing = normaliseFilter(info.config.filter_subject);
         if (rewindConfig === undefined && existing !== filter) {
-          throw new ConsumeFailure(
+          throw new BusFailure(
             `durable ${durable} exists with filter subject ${JSON.stringify(existing ?? null)}; ` +
               'delete it to change the filter',
           );
@@ -289,7 +395,7 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
       // The server handles one consumer's acks in the order they arrive, so confirming the last
       // one confirms the batch, and it is on the server before the next pull request is sent.
       try {
-        await last.ackAck({ timeout: settings.publishTimeoutMs });
+        await last.ackAck({ timeout: requestTimeoutMs });
         return true;
       } catch (error) {
         logger?.warn({ stream, durable, err: error }, 'acknowledgement not confirmed');
@@ -301,7 +407,7 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
       if (messages.length === 0) return;
       // Redelivered at once instead of after ack_wait; the next consumption rewinds anyway.
       for (const message of messages) message.nak();
-      await withTimeout(nc.flush(), settings.publishTimeoutMs).catch(() => undefined);
+      await withTimeout(nc.flush(), requestTimeoutMs).catch(() => undefined);
     }
 
     /**
@@ -364,8 +470,10 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
             needsCheck = true;
           }
           if (batch.length > 0) {
+            const delivered = batch.map(toDelivered);
+            redeliveredUpTo = Math.max(redeliveredUpTo, batch.at(-1)!.seq);
             try {
-              await onBatch(batch.map(toDelivered));
+              await onBatch(delivered);
             } catch (error) {
               await messages.close();
               await pump;
@@ -388,10 +496,7 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
       return needsCheck || disconnects !== disconnectsBefore ? 'check' : 'ok';
     }
 
-    const isFatal = (error: unknown): boolean =>
-      error instanceof ConsumeFailure ||
-      (error instanceof JetStreamApiError && error.status !== 503) ||
-      nc.isClosed();
+    const isFatal = (error: unknown): boolean => !isTransient(error) || nc.isClosed();
 
     const loop = async (): Promise<void> => {
       if (closed) throw new Error('bus is closed');
@@ -450,15 +555,30 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
       if (nc.isClosed()) return;
       // Drain delivers what is in flight; during an outage it could wait forever, so bound it.
       try {
-        await withTimeout(nc.drain(), settings.publishTimeoutMs);
+        await withTimeout(nc.drain(), requestTimeoutMs);
       } catch {
         await nc.close();
       }
     },
   };
 
+  /** Creates the stream, waiting out a cluster that is still electing its leaders. */
   async function ensureStream(manager: JetStreamManager, config: typeof settings): Promise<void> {
-    const subjects = `${subjectPrefix}.>`;
+    const deadline = Date.now() + config.publishTimeoutMs;
+    for (;;) {
+      try {
+        await createOrCheckStream(manager, config);
+        return;
+      } catch (error) {
+        if (!isTransient(error) || Date.now() + config.retryDelayMs >= deadline) throw error;
+        logger?.warn({ stream, err: error }, 'JetStream not ready to create the stream; retrying');
+        await new Promise((resolve) => setTimeout(resolve, config.retryDelayMs));
+      }
+    }
+  }
+
+  async function createOrCheckStream(manager: JetStreamManager, config: typeof settings): Promise<void> {
+    const subjects = streamFilter;
     try {
       await manager.streams.add({
         name: stream,
@@ -476,7 +596,13 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
       if (!(error instanceof JetStreamApiError) || error.code !== STREAM_NAME_IN_USE) throw error;
       const info = await manager.streams.info(stream);
       if (!info.config.subjects?.includes(subjects)) {
-        throw new Error(`stream ${stream} exists but does not capture ${subjects}`, { cause: error });
+        throw new BusFailure(`stream ${stream} exists but does not capture ${subjects}`, { cause: error });
+      }
+      if (info.config.num_replicas !== config.replicas) {
+        logger?.warn(
+          { stream, replicas: info.config.num_replicas, configured: config.replicas },
+          'the stream exists with another number of replicas; keeping it as it is',
+        );
       }
     }
   }

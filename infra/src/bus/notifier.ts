@@ -4,6 +4,7 @@
 // connected to any instance hears about projectors running in any other.
 import { EventEmitter } from 'node:events';
 import { connect } from '@nats-io/transport-node';
+import { parseNatsServers } from './nats-bus';
 
 export interface ProjectionAdvanced {
   readonly projection: string;
@@ -34,7 +35,7 @@ export function createMemoryNotifier(): ProjectionNotifier {
 }
 
 export async function createNatsNotifier(options: { url: string; subject: string }): Promise<ProjectionNotifier> {
-  const connection = await connect({ servers: options.url.split(','), name: 'consentry-notifier', maxReconnectAttempts: -1 });
+  const connection = await connect({ servers: parseNatsServers(options.url), name: 'consentry-notifier', maxReconnectAttempts: -1 });
   const local = createMemoryNotifier();
   const subscription = connection.subscribe(options.subject, {
     callback: (error, message) => {

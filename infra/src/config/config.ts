@@ -29,6 +29,16 @@ const wholeNumber = (min: number, max: number, fallback: number) =>
       .default(fallback),
   );
 
+/**
+ * A Standard Webhooks signing secret: `whsec_` and the base64 of 24 to 64 bytes (the spec asks for at
+ * least 24). The same check as services/jobs/src/webhooks/signature.ts, which infra cannot import.
+ */
+function isSigningSecret(value: string): boolean {
+  if (!/^whsec_[A-Za-z0-9+/]+={0,2}$/.test(value)) return false;
+  const bytes = Buffer.from(value.slice('whsec_'.length), 'base64').length;
+  return bytes >= 24 && bytes <= 64;
+}
+
 /** Admin usernames: what the admin login form and `consentry admin create --username` accept. */
 export const adminUsernamePattern = /^[A-Za-z0-9._@-]{1,100}$/;
 
@@ -48,6 +58,8 @@ const envSchema = z
       emptyToUndefined,
       z.string().regex(/^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$/, 'must be dot-separated tokens such as consentry.events').default('consentry.events'),
     ),
+    /** JetStream replicas of the stream when the bus creates it: 1 on a single server, 3 on a 3-node cluster. */
+    NATS_STREAM_REPLICAS: wholeNumber(1, 5, 1),
     DATA_DIR: z.preprocess(emptyToUndefined, z.string().min(1).default('.data')),
     /** The Ed25519 key that signs the ledger's seals; created on first start. Default: DATA_DIR/seal-key.pem. */
     SEAL_KEY_FILE: z.preprocess(emptyToUndefined, z.string().min(1).max(4096).optional()),
@@ -90,10 +102,48 @@ const envSchema = z
       .default('')
       .transform((value) => value.split(',').map((part) => part.trim().toLowerCase()).filter(Boolean)),
   ),
+    /**
+     * Who enriches leads (docs/identification.md, "Enrichment"): nobody (`off`), our signed HTTP
+     * contract at ENRICHMENT_URL (`http`, docs/enrichment-provider.md), or Hunter.io (`hunter`).
+     */
+    ENRICHMENT_PROVIDER: z.preprocess(
+      emptyToUndefined,
+      z.enum(['off', 'http', 'hunter'], { error: 'must be off, http or hunter' }).default('off'),
+    ),
+    /** Where the http provider is asked (may carry credentials, so never echoed). */
+    ENRICHMENT_URL: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .url('must be a URL such as https://enrich.example.com/v1/enrich')
+        .refine((value) => /^https?:\/\//.test(value), 'must start with http:// or https://')
+        .optional(),
+    ),
+    /** Signs requests to the http provider and checks its answers: whsec_ and base64 of 24 to 64 random bytes. */
+    ENRICHMENT_SECRET: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .refine(isSigningSecret, 'must be whsec_ followed by the base64 of 24 to 64 random bytes (Standard Webhooks form)')
+        .optional(),
+    ),
+    /** Hunter.io's API key (Dashboard → API), for ENRICHMENT_PROVIDER=hunter. */
+    HUNTER_API_KEY: z.preprocess(
+      emptyToUndefined,
+      z.string().regex(/^[A-Za-z0-9_-]{16,128}$/, 'must be the API key from your Hunter dashboard (16–128 letters and digits)').optional(),
+    ),
+    /** Enrichment calls per minute, across every process of the installation. */
+    ENRICHMENT_RATE_PER_MINUTE: wholeNumber(1, 100_000, 60),
+    /** Enrichment calls in flight at once in each process. */
+    ENRICHMENT_CONCURRENCY: wholeNumber(1, 64, 4),
+    /** Whether `start` delivers the owners' webhooks. */
+    WEBHOOKS: z.preprocess(emptyToUndefined, z.enum(['on', 'off'], { error: 'must be on or off' }).default('on')),
     LOG_LEVEL: z.preprocess(
       emptyToUndefined,
       z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     ),
+    /** `auto`: readable lines in a terminal, one JSON object per line anywhere else. */
+    LOG_FORMAT: z.preprocess(emptyToUndefined, z.enum(['auto', 'pretty', 'json'], { error: 'must be auto, pretty or json' }).default('auto')),
     /** Where invitation emails go out; unset: no email, the admin copies the invitation link. */
     SMTP_URL: z.preprocess(
       emptyToUndefined,
@@ -126,6 +176,11 @@ const envSchema = z
       const [missing, given] = env.ADMIN_USERNAME === undefined ? ['ADMIN_USERNAME', 'ADMIN_PASSWORD'] : ['ADMIN_PASSWORD', 'ADMIN_USERNAME'];
       ctx.addIssue({ code: 'custom', path: [missing], message: `must be set when ${given} is` });
     }
+    // Each provider's settings are needed only when it is chosen.
+    const needed = { http: ['ENRICHMENT_URL', 'ENRICHMENT_SECRET'], hunter: ['HUNTER_API_KEY'], off: [] } as const;
+    for (const name of needed[env.ENRICHMENT_PROVIDER]) {
+      if (env[name] === undefined) ctx.addIssue({ code: 'custom', path: [name], message: `must be set when ENRICHMENT_PROVIDER is ${env.ENRICHMENT_PROVIDER}` });
+    }
   });
 
 export type Config = z.infer<typeof envSchema> & { readonly publicUrl: string; readonly sealKeyFile: string; readonly mailFrom: string };
@@ -145,9 +200,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     const problems = parsed.error.issues.map((issue) => {
       const name = String(issue.path[0] ?? 'environment');
       const raw = env[name];
-      // Never echo secrets: a database or NATS URL may carry a password; secrets, passwords and tokens are ones.
+      // Never echo secrets: a database, NATS or enrichment URL may carry a password; secrets,
+      // passwords, tokens and API keys are ones.
       const shown =
-        raw === undefined ? 'unset' : /URL$|SECRET|PASSWORD|TOKEN/.test(name) ? 'a value that was not accepted' : JSON.stringify(raw);
+        raw === undefined ? 'unset' : /URL$|SECRET|PASSWORD|TOKEN|API_KEY$/.test(name) ? 'a value that was not accepted' : JSON.stringify(raw);
       return `${name}: ${issue.message} (got ${shown})`;
     });
     throw new ConfigError(problems);

@@ -133,3 +133,71 @@ describe('outgoing email', () => {
     expect(() => loadConfig({ MAIL_FROM: 'nobody' })).toThrow(/MAIL_FROM: must be an address/);
   });
 });
+
+describe('lead enrichment and webhooks', () => {
+  const secret = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
+
+  it('is off by default, 60 calls a minute and 4 in flight, with webhooks on', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ ENRICHMENT_PROVIDER: 'off', ENRICHMENT_RATE_PER_MINUTE: 60, ENRICHMENT_CONCURRENCY: 4, WEBHOOKS: 'on' });
+    expect([config.ENRICHMENT_URL, config.ENRICHMENT_SECRET, config.HUNTER_API_KEY]).toEqual([undefined, undefined, undefined]);
+  });
+
+  it('takes the http provider with its URL and a whsec_ secret, and Hunter with its key', () => {
+    expect(loadConfig({ ENRICHMENT_PROVIDER: 'http', ENRICHMENT_URL: 'https://enrich.example.com/v1', ENRICHMENT_SECRET: secret })).toMatchObject({
+      ENRICHMENT_PROVIDER: 'http',
+      ENRICHMENT_URL: 'https://enrich.example.com/v1',
+      ENRICHMENT_SECRET: secret,
+    });
+    expect(loadConfig({ ENRICHMENT_PROVIDER: 'hunter', HUNTER_API_KEY: 'a'.repeat(40), ENRICHMENT_RATE_PER_MINUTE: '500', WEBHOOKS: 'off' })).toMatchObject({
+      ENRICHMENT_PROVIDER: 'hunter',
+      ENRICHMENT_RATE_PER_MINUTE: 500,
+      WEBHOOKS: 'off',
+    });
+  });
+
+  it('asks for what the chosen provider needs', () => {
+    const problems = (env: NodeJS.ProcessEnv) => {
+      try {
+        loadConfig(env);
+      } catch (caught) {
+        return (caught as ConfigError).problems;
+      }
+      return [];
+    };
+    expect(problems({ ENRICHMENT_PROVIDER: 'http' })).toEqual([
+      'ENRICHMENT_URL: must be set when ENRICHMENT_PROVIDER is http (got unset)',
+      'ENRICHMENT_SECRET: must be set when ENRICHMENT_PROVIDER is http (got unset)',
+    ]);
+    expect(problems({ ENRICHMENT_PROVIDER: 'hunter' })).toEqual(['HUNTER_API_KEY: must be set when ENRICHMENT_PROVIDER is hunter (got unset)']);
+    expect(problems({ ENRICHMENT_PROVIDER: 'clearbit', WEBHOOKS: 'yes', ENRICHMENT_RATE_PER_MINUTE: '0' })).toEqual([
+      'ENRICHMENT_PROVIDER: must be off, http or hunter (got "clearbit")',
+      'ENRICHMENT_RATE_PER_MINUTE: must be a whole number from 1 to 100000 (got "0")',
+      'WEBHOOKS: must be on or off (got "yes")',
+    ]);
+  });
+
+  it('refuses a secret, a key and a URL of the wrong form without echoing any of them', () => {
+    const env = {
+      ENRICHMENT_PROVIDER: 'http',
+      ENRICHMENT_URL: 'ftp://user:pw-in-url@enrich.example.com',
+      ENRICHMENT_SECRET: 'whsec_c2hvcnQtc2VjcmV0',
+      HUNTER_API_KEY: 'key with spaces',
+    };
+    const error = (() => {
+      try {
+        loadConfig(env);
+      } catch (caught) {
+        return caught as ConfigError;
+      }
+      return undefined;
+    })();
+    expect(error?.problems).toEqual([
+      'ENRICHMENT_URL: must start with http:// or https:// (got a value that was not accepted)',
+      'ENRICHMENT_SECRET: must be whsec_ followed by the base64 of 24 to 64 random bytes (Standard Webhooks form) (got a value that was not accepted)',
+      'HUNTER_API_KEY: must be the API key from your Hunter dashboard (16–128 letters and digits) (got a value that was not accepted)',
+    ]);
+    for (const value of Object.values(env).slice(1)) expect(error?.message).not.toContain(value);
+    expect(error?.message).not.toContain('pw-in-url');
+  });
+});

@@ -5,5 +5,6 @@ export * from './consent-events';
 export * from './tcp-proxy';
 export * from './wait-for';
 export * from './nats-streams';
+export * from './nats-cluster';
 export * from './browser';
 export * from './log-visibility';

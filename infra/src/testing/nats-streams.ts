@@ -11,8 +11,9 @@ export function uniqueBusConfig(label: string) {
   return { stream: `TEST_${label.toUpperCase()}_${suffix}`, subjectPrefix: `test.${label}.${suffix}` };
 }
 
+/** Deletes a test's stream; `url` may list several servers (a cluster), comma-separated. */
 export async function deleteNatsStream(stream: string, url = natsUrl): Promise<void> {
-  const connection = await connect({ servers: url });
+  const connection = await connect({ servers: url.split(',') });
   try {
     const manager = await jetstreamManager(connection);
     await manager.streams.delete(stream).catch(() => undefined);

@@ -2,8 +2,9 @@
 // that applying the same events again (redelivery, replay) changes nothing.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGroupCommitAppender, readCommittedEvents, startOfLog } from '@consentry/infra';
+import { createGroupCommitAppender, eventColumns, readCommittedEvents, startOfLog, toStoredEvent, type EventRow } from '@consentry/infra';
 import { consentAppendRequest, createTestDatabase, waitForLogVisible, type TestDatabase } from '@consentry/infra/testing';
+import { appendLog, at, catchUp, leadVisitor } from '../leads/testing';
 import { replayProjection } from '../runtime/replay';
 import { consentRecordsProjection } from './projection';
 import { getLastConsentAt, listConsentRecords } from './queries';
@@ -53,5 +54,65 @@ describe('when consents are projected', () => {
     }
     const { rows } = await db.pool.query('SELECT count(*)::int AS n FROM consent_records');
     expect(rows[0].n).toBe(6);
+  });
+});
+
+describe('when visitors identify themselves', () => {
+  const websiteId = randomUUID();
+  const t0 = '2026-11-21T10:00:00.000Z';
+  const ada = leadVisitor(websiteId);
+  const bob = leadVisitor(websiteId); // never allows identification
+  const emailsOf = async (visitorId: string) =>
+    (await db.pool.query<{ email: string | null }>('SELECT email FROM consent_records WHERE visitor_id = $1 ORDER BY received_at', [visitorId])).rows.map(
+      (row) => row.email,
+    );
+
+  beforeAll(async () => {
+    await appendLog(db.pool, [
+      ada.refuse(t0),
+      ada.allow(at(t0, 1)),
+      ada.identify(at(t0, 2), { email: 'ada@example.com' }),
+      ada.refuse(at(t0, 3)),
+      bob.refuse(t0),
+      bob.identify(at(t0, 1), { email: 'bob@never.example' }),
+      bob.decline(at(t0, 2)),
+    ]);
+    await catchUp(db.pool, consentRecordsProjection, 2);
+  });
+
+  it('fills the email on the records received up to the identification', async () => {
+    expect(await emailsOf(ada.visitorId)).toEqual(['ada@example.com', 'ada@example.com', null]);
+    const [latest] = await listConsentRecords(db.pool, { websiteIds: [websiteId], limit: 10 });
+    expect(latest?.email).toBeNull();
+  });
+
+  it('never fills it for a visitor whose choice did not allow identification', async () => {
+    expect(await emailsOf(bob.visitorId)).toEqual([null, null]);
+  });
+
+  it('fills the same on a replay', async () => {
+    await replayProjection(db.pool, consentRecordsProjection);
+    expect(await emailsOf(ada.visitorId)).toEqual(['ada@example.com', 'ada@example.com', null]);
+    expect(await emailsOf(bob.visitorId)).toEqual([null, null]);
+  });
+
+  it('empties it again when an erasure rewrites the identification', async () => {
+    const client = await db.pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('SET LOCAL consentry.maintenance = erasure');
+      const { rows } = await client.query<EventRow>({
+        text: `UPDATE events SET data = data || '{"email": null, "name": null, "company": null, "pageUrl": null}'::jsonb
+                WHERE type = 'VisitorIdentified' AND data->>'visitorId' = $1 RETURNING ${eventColumns}`,
+        values: [ada.visitorId],
+      });
+      await consentRecordsProjection.rewritten!(rows.map(toStoredEvent), client);
+      await client.query('COMMIT');
+    } finally {
+      client.release();
+    }
+    expect(await emailsOf(ada.visitorId)).toEqual([null, null, null]);
+    await replayProjection(db.pool, consentRecordsProjection);
+    expect(await emailsOf(ada.visitorId)).toEqual([null, null, null]);
   });
 });

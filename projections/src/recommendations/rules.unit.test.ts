@@ -321,6 +321,7 @@ describe('toRecommendationMetrics', () => {
     regionRules: {},
     forceOptIn: false,
     scanIntervalDays: 30,
+    identificationForms: 'all' as const,
     createdAt: '2026-01-01T00:00:00.000Z',
   };
 

@@ -20,7 +20,7 @@ const connectionString = env('DATABASE_URL');
 const subjectPrefix = env('NATS_SUBJECT_PREFIX');
 const stallAtBatch = Number(process.env.STALL_AT_BATCH ?? 0);
 const logger = createLogger({ level: 'warn', name: `test-${role}` });
-const bus = await createNatsBus({ url: env('NATS_URL'), stream: env('NATS_STREAM'), subjectPrefix });
+const bus = await createNatsBus({ url: env('NATS_URL'), stream: env('NATS_STREAM'), subjectPrefix, replicas: Number(process.env.NATS_STREAM_REPLICAS ?? 1) });
 
 let batches = 0;
 const projection: Projection = {

@@ -51,6 +51,7 @@ export const websitesProjection: Projection = {
                      region_rules       = coalesce($15::jsonb, region_rules),
                      force_opt_in       = coalesce($16, force_opt_in),
                      scan_interval_days = coalesce($17, scan_interval_days),
+                     identification_forms = coalesce($18, identification_forms),
                      updated_at         = $9
                    WHERE id = $1`,
             values: [
@@ -71,6 +72,7 @@ export const websitesProjection: Projection = {
               data.regionRules === undefined ? null : JSON.stringify(data.regionRules),
               data.forceOptIn ?? null,
               data.scanIntervalDays ?? null,
+              data.identificationForms ?? null,
             ],
           });
           break;

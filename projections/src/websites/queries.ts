@@ -1,5 +1,6 @@
 // Reads of the websites read model.
 import type {
+  IdentificationForms,
   BannerLanguage,
   BannerPosition,
   BannerTextOverrides,
@@ -34,6 +35,8 @@ export interface Website {
   readonly forceOptIn: boolean;
   /** Days between scheduled cookie scans; 0: none. */
   readonly scanIntervalDays: number;
+  /** Which forms identify a visitor who allowed identification (docs/identification.md). */
+  readonly identificationForms: IdentificationForms;
   readonly createdAt: string;
 }
 
@@ -58,6 +61,7 @@ interface WebsiteRow {
   region_rules: RegionRules;
   force_opt_in: boolean;
   scan_interval_days: number;
+  identification_forms: IdentificationForms;
   created_at: Date;
 }
 
@@ -82,6 +86,7 @@ const toWebsite = (row: WebsiteRow): Website => ({
   regionRules: row.region_rules,
   forceOptIn: row.force_opt_in,
   scanIntervalDays: row.scan_interval_days,
+  identificationForms: row.identification_forms,
   createdAt: row.created_at.toISOString(),
 });
 

@@ -40,6 +40,9 @@ import { analyticsRoutes } from './analytics/routes';
 import { websiteRoutes } from './websites/routes';
 import { bannerTextRoutes } from './banner-texts/routes';
 import { scanRoutes } from './scans/routes';
+import { leadRoutes } from './leads/routes';
+import { webhookRoutes } from './webhooks/routes';
+import type { Lookup } from './verification/safe-fetch';
 
 export interface ReadinessCheck {
   readonly name: string;
@@ -69,6 +72,11 @@ export interface ApiOptions {
    */
   /** Sends invitation and registration emails (SMTP_URL); without it the admin copies invitation links and registration is immediate. */
   readonly mailer?: Mailer;
+  /**
+   * Where owners' webhook URLs may point: hosts exempt from the public-address rule
+   * (VERIFY_ALLOWED_HOSTS, as for the installation check and scans), and the DNS lookup (tests).
+   */
+  readonly webhookUrls?: { readonly allowHosts?: readonly string[]; readonly lookup?: Lookup };
   readonly extraRoutes?: (api: { readonly app: FastifyInstance; readonly resolveScope: ResolveScope }) => Promise<void>;
 }
 
@@ -185,6 +193,8 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, options) =>
   await app.register(websiteRoutes, { pool });
   await app.register(bannerTextRoutes);
   await app.register(scanRoutes, { pool });
+  await app.register(leadRoutes, { pool });
+  await app.register(webhookRoutes, { pool, ...(options.webhookUrls ? { urlCheck: options.webhookUrls } : {}) });
   await app.register(statsRoutes, { pool });
   await app.register(analyticsRoutes, { pool });
   await app.register(planRoutes, { pool });

@@ -1,14 +1,18 @@
 // The ingest service as a Fastify plugin: the public edge that browsers on owners' sites talk to.
 // Bodies are JSON sent as text/plain (what sendBeacon sends) or application/json, at most 4 KB;
 // every request is rate-limited per client IP (behind TRUSTED_PROXIES, the forwarded address).
+import path from 'node:path';
 import rateLimit from '@fastify/rate-limit';
 import { withSafeText, type Db, type GroupCommitAppender } from '@consentry/infra';
 import type { FastifyPluginAsync } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
+import { createBackgroundWork, type BackgroundWork } from './background';
 import { clientIp, decorateClientIp } from './client-ip';
 import { collectRoutes } from './collect/routes';
 import type { GeoLocator } from './enrich/geo';
+import { createNetworkLookup, type NetworkLookup } from './enrich/network';
 import { IngestError, ingestErrorHandler } from './errors';
+import { createCompanyMatcher } from './identify/company-match';
 import { widgetAssetRoutes } from './widget-assets/routes';
 import { cookieDeclarationRoutes } from './cookie-declaration/routes';
 import { createWebsiteResolver } from './website-resolver';
@@ -19,6 +23,12 @@ export interface IngestOptions {
   readonly geo: GeoLocator;
   readonly publicUrl: string;
   readonly widgetScriptPath: string;
+  /** The built form capture (widget/dist/identify.js); by default beside widgetScriptPath. */
+  readonly identifyScriptPath?: string;
+  /** The offline IP-to-ASN lookup for B2B company matches; by default the shipped database, read on first use. */
+  readonly network?: NetworkLookup;
+  /** Where work that answers do not wait for runs (company matches); closing the app waits for it. */
+  readonly background?: BackgroundWork;
   /** Requests per minute per client IP. */
   readonly rateLimitPerMinute: number;
   readonly websiteCacheTtlMs?: number;
@@ -56,7 +66,11 @@ export const ingestPlugin: FastifyPluginAsync<IngestOptions> = async (app, optio
   });
 
   const websites = createWebsiteResolver(options.pool, { ttlMs: options.websiteCacheTtlMs ?? 5_000 });
-  await app.register(collectRoutes, { appender: options.appender, websites, geo: options.geo, bodyLimit: maxBodyBytes });
+  const background = options.background ?? createBackgroundWork();
+  // Company matches still running finish before the server's appender is closed.
+  app.addHook('onClose', async () => background.idle());
+  const companyMatcher = createCompanyMatcher({ websites, network: options.network ?? createNetworkLookup(), appender: options.appender, background });
+  await app.register(collectRoutes, { pool: options.pool, appender: options.appender, companyMatcher, websites, geo: options.geo, bodyLimit: maxBodyBytes });
   await app.register(cookieDeclarationRoutes, { pool: options.pool });
   await app.register(widgetAssetRoutes, {
     pool: options.pool,
@@ -64,6 +78,7 @@ export const ingestPlugin: FastifyPluginAsync<IngestOptions> = async (app, optio
     geo: options.geo,
     publicUrl: options.publicUrl,
     widgetScriptPath: options.widgetScriptPath,
+    identifyScriptPath: options.identifyScriptPath ?? path.join(path.dirname(options.widgetScriptPath), 'identify.js'),
     configCacheTtlMs: options.websiteCacheTtlMs ?? 5_000,
   });
 };

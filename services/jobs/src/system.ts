@@ -1,6 +1,7 @@
 // The whole product in one process: Postgres (external, or embedded when DATABASE_URL is unset),
 // migrations, the bus (NATS JetStream, or in-memory when NATS_URL is unset), the relay, one
-// projector per async projection, and the HTTP services on one port.
+// projector per async projection, the work queues (scans, enrichment, webhooks), and the HTTP
+// services on one port.
 import { createRequire } from 'node:module';
 import { hostname } from 'node:os';
 import path from 'node:path';
@@ -40,8 +41,10 @@ import {
 import { createGeoLocator, ingestPlugin } from '@consentry/ingest';
 import { asyncProjections, countOpenDeadLetters, getInstallationBranding, getUser, startProjector, startRelay, type Projector, type Relay } from '@consentry/projections';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { enrichmentProviderFromConfig, startEnrichmentWorker } from './enrichment';
 import { newFindingsEmail } from './scanner/scan-notification';
 import { installationScanOptions, startScanRunner } from './scanner/scan-runner';
+import { startWebhookDeliveryWorker } from './webhooks';
 
 export interface RunningSystem {
   readonly url: string;
@@ -73,9 +76,11 @@ export async function openDatabase(config: Config, logger: Logger): Promise<Data
   return { connectionString: embedded.connectionString, embedded: true, stop: () => embedded.stop() };
 }
 
-export async function openBus(config: Config): Promise<Bus> {
+export async function openBus(config: Config, logger?: Logger): Promise<Bus> {
   const busConfig = { stream: config.NATS_STREAM, subjectPrefix: config.NATS_SUBJECT_PREFIX };
-  return config.NATS_URL ? createNatsBus({ ...busConfig, url: config.NATS_URL }) : createMemoryBus(busConfig);
+  return config.NATS_URL
+    ? createNatsBus({ ...busConfig, url: config.NATS_URL, replicas: config.NATS_STREAM_REPLICAS, ...(logger ? { logger: logger.child({ component: 'bus' }) } : {}) })
+    : createMemoryBus(busConfig);
 }
 
 /** Projection-advanced notices: in-process, or across instances over NATS core pub/sub. */
@@ -96,7 +101,7 @@ function websitesOf(events: readonly StoredEvent[]): string[] {
 }
 
 export async function startSystem(config: Config): Promise<RunningSystem> {
-  const logger = createLogger({ level: config.LOG_LEVEL });
+  const logger = createLogger({ level: config.LOG_LEVEL, format: config.LOG_FORMAT });
   const database = await openDatabase(config, logger);
   const pool = createPool(database.connectionString, { max: config.DATABASE_POOL_SIZE });
   await migrateDatabase(pool);
@@ -104,7 +109,7 @@ export async function startSystem(config: Config): Promise<RunningSystem> {
   await ensureInitialAdmin(pool, { username: config.ADMIN_USERNAME, password: config.ADMIN_PASSWORD });
   const metricsRegistry = createMetricsRegistry();
   const ledgerMetrics = createLedgerMetrics(metricsRegistry, { openDeadLetters: () => countOpenDeadLetters(pool) });
-  const bus = await openBus(config);
+  const bus = await openBus(config, logger);
   const notifier = await openNotifier(config);
   const signer = await loadOrCreateSealSigner(config.sealKeyFile);
 
@@ -157,6 +162,39 @@ export async function startSystem(config: Config): Promise<RunningSystem> {
     onError: (error) => logger.error({ err: error, component: 'scanner' }, 'The scan runner could not record a scan; retrying'),
   });
 
+  // Lead enrichment (docs/identification.md): the queue the enrichment-queue reactor fills, worked at
+  // ENRICHMENT_RATE_PER_MINUTE across every process; with ENRICHMENT_PROVIDER=off it only ends jobs
+  // at their deadline and records cancellations.
+  const enrichmentWorker = startEnrichmentWorker({
+    pool,
+    workerId: `${hostname()}:${process.pid}`,
+    provider: enrichmentProviderFromConfig(config),
+    ratePerMinute: config.ENRICHMENT_RATE_PER_MINUTE,
+    concurrency: config.ENRICHMENT_CONCURRENCY,
+    onOutcome: (outcome) => {
+      const entry = { component: 'enrichment', jobId: outcome.jobId, websiteId: outcome.websiteId, provider: outcome.provider, outcome: outcome.outcome, attempts: outcome.attempts, detail: outcome.detail };
+      if (outcome.outcome === 'rejected') logger.error(entry, 'The enrichment provider refused a job for good');
+      else if (outcome.outcome === 'retry') logger.warn({ ...entry, nextAttemptAt: outcome.nextAttemptAt }, 'An enrichment call failed; retrying');
+      else logger.info(entry, 'Enrichment finished');
+    },
+    onError: (error) => logger.error({ err: error, component: 'enrichment' }, 'The enrichment worker could not record a job; retrying'),
+  });
+
+  // The owners' webhooks (Standard Webhooks), through the same address rules as installation checks.
+  const webhookWorker = config.WEBHOOKS === 'off' ? { stop: async () => undefined } : startWebhookDeliveryWorker({
+    pool,
+    workerId: `${hostname()}:${process.pid}`,
+    allowHosts: config.VERIFY_ALLOWED_HOSTS,
+    onTry: (attempt) => {
+      if (attempt.outcome === 'delivered') return;
+      logger.warn(
+        { component: 'webhooks', deliveryId: attempt.deliveryId, endpointId: attempt.endpointId, attempt: attempt.attempt, statusCode: attempt.statusCode, error: attempt.error, outcome: attempt.outcome },
+        attempt.outcome === 'failed' ? 'A webhook delivery failed for good' : 'A webhook delivery failed; retrying',
+      );
+    },
+    onError: (error) => logger.error({ err: error, component: 'webhooks' }, 'The webhook worker could not record a delivery; retrying'),
+  });
+
   // The consent path's writer: one per process, shared by every ingest request.
   const appender = createGroupCommitAppender(pool, { onBatchCommitted: ledgerMetrics.observeIngestBatch });
 
@@ -182,6 +220,8 @@ export async function startSystem(config: Config): Promise<RunningSystem> {
     ...(mailer ? { mailer } : {}),
     sessionSecret: config.SESSION_SECRET,
     metricsRegistry,
+    // Webhook endpoints obey the installation check's address rules.
+    webhookUrls: { allowHosts: config.VERIFY_ALLOWED_HOSTS },
     // Behind the api's sessions, Origin check and error handler, and in /api/docs.
     extraRoutes: async ({ app, resolveScope }) => {
       await app.register(exportRoutes, { pool, resolveScope });
@@ -216,7 +256,14 @@ export async function startSystem(config: Config): Promise<RunningSystem> {
       await Promise.all([http.close(), metricsServer.close()]);
       mailer?.close();
       await appender.close();
-      await Promise.all([relay.stop(), sealer.stop(), scanRunner.stop(), ...projectors.map((projector) => projector.stop())]);
+      await Promise.all([
+        relay.stop(),
+        sealer.stop(),
+        scanRunner.stop(),
+        enrichmentWorker.stop(),
+        webhookWorker.stop(),
+        ...projectors.map((projector) => projector.stop()),
+      ]);
       await bus.close();
       await notifier.close();
       await pool.end();

@@ -30,6 +30,9 @@ export const queryKeysByProjection: Readonly<Record<string, readonly (readonly s
   'consent-records': [['consents']],
   'website-activity': [['websites']],
   analytics: [['analytics'], ['recommendations']],
+  // The leads list, a lead's page and the dashboard's Identified visitors card (all under ['leads']),
+  // and the resolutions bar of the subscription usage.
+  leads: [['leads'], ['subscription']],
 };
 
 const accountOf = (scope: OwnerScope) => (scope.adminUsername !== null ? `admin:${scope.adminUsername}` : `user:${scope.userId}`);

@@ -74,7 +74,15 @@ export interface ConsentReceipt {
     readonly source: ConsentSource;
     readonly method: string;
     readonly rule: ConsentChoiceData['rule'];
-    readonly purposes: readonly { readonly purpose: string; readonly granted: boolean }[];
+    /**
+     * Each purpose offered, granted or not, and the words the banner named and described it with
+     * (`shownAs`, from the published texts; null for choices recorded before texts were published).
+     */
+    readonly purposes: readonly {
+      readonly purpose: string;
+      readonly granted: boolean;
+      readonly shownAs: { readonly name: string; readonly description: string } | null;
+    }[];
     readonly termination: string;
   };
   readonly notice: {
@@ -145,10 +153,10 @@ export async function buildConsentReceipt(db: Queryable, consentId: string, opti
       method: methodDescriptions[data.method],
       rule: data.rule,
       purposes: [
-        { purpose: 'Strictly necessary storage (remembering this choice)', granted: true },
+        { purpose: 'Strictly necessary storage (remembering this choice)', granted: true, shownAs: shownWording(shown?.texts, 'necessary') },
         ...optionalPurposes
           .filter((purpose) => data.offered.includes(purpose))
-          .map((purpose) => ({ purpose: purposeDescriptions[purpose], granted: data.purposes[purpose] })),
+          .map((purpose) => ({ purpose: purposeDescriptions[purpose], granted: data.purposes[purpose], shownAs: shownWording(shown?.texts, purpose) })),
       ],
       termination: 'Until the visitor changes their choice (the banner’s floating button) or the controller changes the policy version.',
     },
@@ -186,6 +194,15 @@ export async function buildConsentReceipt(db: Queryable, consentId: string, opti
       howTo: 'node verify-receipt.mjs receipt.json seal-key.pem (docs/compliance.md): checks the event against the summary, its inclusion in the seal, the seal hash and its Ed25519 signature.',
     },
   };
+}
+
+/**
+ * How the banner named and described a purpose, in the words the visitor read (the identification
+ * purpose's wording matters most: it is what the visitor agreed to be identified under).
+ */
+function shownWording(texts: BannerTexts | undefined, purpose: 'necessary' | OptionalPurpose): { name: string; description: string } | null {
+  if (!texts) return null;
+  return { name: texts[purpose], description: texts[`${purpose}Description`] };
 }
 
 /** The texts published under `hash`, `{company}` filled in as the banner did; null when not recorded. */

@@ -1,8 +1,9 @@
 // Consent statistics and records over the viewer's websites (an admin's: every website), from the
 // consent-stats and consent-records read models, and the owner's plan usage.
 import type { Db } from '@consentry/infra';
-import { consentMethods, consentRule, consentMethod, optionalPurpose, WebsiteNotFoundError, type ConsentMethod } from '@consentry/events';
+import { consentMethods, consentRule, consentMethod, optionalPurpose, planDataType, WebsiteNotFoundError, type ConsentMethod } from '@consentry/events';
 import {
+  countResolutionsInMonth,
   getConsentStats,
   getConsentStatsByWebsite,
   getDailyConsentCounts,
@@ -15,6 +16,7 @@ import { z } from 'zod';
 import { websitesInScope } from '../auth/scope';
 import { requireUser, requireViewer } from '../auth/viewer';
 import { errorsFor, uuidParam } from '../schemas';
+import { resolutionTermsOf } from '../plans/routes';
 
 const consentStatsAnswer = z
   .object({ totalConsents: z.int(), declinedConsents: z.int(), consentRate: z.number().meta({ description: 'Accepted share in percent' }) })
@@ -72,9 +74,18 @@ const purposesAnswer = z
 const usageAnswer = z
   .object({
     user: z.object({ maxWebsites: z.int(), maxConsentsPerMonth: z.int(), subscriptionStatus: z.string() }),
-    subscriptionPlan: z.object({ displayName: z.string(), price: z.int(), features: z.array(z.string()) }).nullable(),
+    subscriptionPlan: z
+      .object({
+        displayName: z.string(),
+        price: z.int(),
+        features: z.array(z.string()),
+        perResolutionCents: z.int().nullable().meta({ description: 'What one resolution costs on this plan, in cents; null: not billed' }),
+        dataTypes: z.array(planDataType),
+      })
+      .nullable(),
     currentWebsites: z.int(),
     currentMonthConsents: z.int(),
+    resolutionsThisMonth: z.int().meta({ description: "Visitors identified for the first time this UTC month on the owner's websites (resolutions)" }),
     consentQuotaExceeded: z.boolean().meta({
       description:
         "More consents this month than the plan's maxConsentsPerMonth. Nothing is refused or left out: every consent is recorded and counted in statistics and analytics; the owner is asked to upgrade.",
@@ -205,15 +216,18 @@ export const statsRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async (app, { po
       const user = await requireUser(pool, request);
       const websites = await websitesInScope(pool, { user, adminUsername: null });
       const firstOfMonth = `${isoDay(new Date()).slice(0, 7)}-01`;
-      const [plan, monthStats] = await Promise.all([
+      const websiteIds = websites.map((website) => website.id);
+      const [plan, monthStats, resolutionsThisMonth] = await Promise.all([
         getSubscriptionPlan(pool, user.subscriptionTier),
-        getConsentStats(pool, { websiteIds: websites.map((website) => website.id), fromDay: firstOfMonth }),
+        getConsentStats(pool, { websiteIds, fromDay: firstOfMonth }),
+        countResolutionsInMonth(pool, websiteIds, firstOfMonth),
       ]);
       return {
         user: { maxWebsites: user.maxWebsites, maxConsentsPerMonth: user.maxConsentsPerMonth, subscriptionStatus: user.subscriptionStatus },
-        subscriptionPlan: plan ? { displayName: plan.displayName, price: plan.priceCents, features: [...plan.features] } : null,
+        subscriptionPlan: plan ? { displayName: plan.displayName, price: plan.priceCents, features: [...plan.features], ...resolutionTermsOf(plan.id) } : null,
         currentWebsites: websites.length,
         currentMonthConsents: monthStats.totalConsents,
+        resolutionsThisMonth,
         consentQuotaExceeded: monthStats.totalConsents > user.maxConsentsPerMonth,
       };
     },

@@ -145,9 +145,10 @@ describe('GET /api/subscription/usage', () => {
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
       user: { maxWebsites: 10, maxConsentsPerMonth: 100_000, subscriptionStatus: 'active' },
-      subscriptionPlan: { displayName: 'Pro', price: 4_900, features: expect.arrayContaining(['Up to 10 websites']) },
+      subscriptionPlan: { displayName: 'Pro', price: 4_900, features: expect.arrayContaining(['Up to 10 websites']), perResolutionCents: 25, dataTypes: ['b2b', 'b2c'] },
       currentWebsites: 3,
       currentMonthConsents: consents().filter((consent) => inThisMonth(consent.receivedAt)).length,
+      resolutionsThisMonth: 0,
       consentQuotaExceeded: false,
     });
   });
@@ -156,9 +157,10 @@ describe('GET /api/subscription/usage', () => {
     const newcomer = await registerOwner(api.app);
     expect((await newcomer.request({ method: 'GET', url: '/api/subscription/usage' })).json()).toEqual({
       user: { maxWebsites: 1, maxConsentsPerMonth: 10_000, subscriptionStatus: 'active' },
-      subscriptionPlan: { displayName: 'Free', price: 0, features: expect.arrayContaining(['Up to 10,000 consents per month']) },
+      subscriptionPlan: { displayName: 'Free', price: 0, features: expect.arrayContaining(['Up to 10,000 consents per month']), perResolutionCents: null, dataTypes: ['b2c'] },
       currentWebsites: 0,
       currentMonthConsents: 0,
+      resolutionsThisMonth: 0,
       consentQuotaExceeded: false,
     });
   });
@@ -185,6 +187,21 @@ describe('GET /api/subscription/usage', () => {
     expect(managed).toMatchObject({ currentMonthConsents: 3, consentQuotaExceeded: true });
   });
 
+  it("counts this month's resolutions of the owner's websites only, not last month's", async () => {
+    const thisMonth = `${today.toISOString().slice(0, 7)}-01`;
+    const lastMonth = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() - 1, 1)).toISOString().slice(0, 10);
+    const other = await registerOwner(api.app);
+    const theirs = await addWebsiteAs(other, 'Other shop', 'other.example.com');
+    await db.pool.query(
+      `INSERT INTO lead_resolutions (website_id, visitor_id, month, resolved_at)
+       VALUES ($1, 'r1', $3, now()), ($2, 'r2', $3, now()), ($1, 'r3', $4, now() - interval '35 days'), ($5, 'r4', $3, now())`,
+      [busy.id, quiet.id, thisMonth, lastMonth, theirs.id],
+    );
+    expect((await owner.request({ method: 'GET', url: '/api/subscription/usage' })).json()).toMatchObject({ resolutionsThisMonth: 2 });
+    expect((await other.request({ method: 'GET', url: '/api/subscription/usage' })).json()).toMatchObject({ resolutionsThisMonth: 1 });
+    await db.pool.query(`DELETE FROM lead_resolutions WHERE visitor_id IN ('r1', 'r2', 'r3', 'r4')`);
+  });
+
   it('needs an owner: 401 for nobody, 403 for an admin', async () => {
     expect((await api.app.inject({ method: 'GET', url: '/api/subscription/usage' })).statusCode).toBe(401);
     expect((await admin.request({ method: 'GET', url: '/api/subscription/usage' })).statusCode).toBe(403);
@@ -206,7 +223,16 @@ describe('the subscription plans', () => {
       maxWebsites: 1,
       maxConsentsPerMonth: 10_000,
       features: expect.arrayContaining(['Up to 10,000 consents per month']),
+      perResolutionCents: null,
+      dataTypes: ['b2c'],
     });
+    // The pricing page's per-resolution rates (spec section 9) and data types come from the catalogue.
+    expect(plans.map((plan: { perResolutionCents: number | null; dataTypes: string[] }) => [plan.perResolutionCents, plan.dataTypes])).toEqual([
+      [null, ['b2c']],
+      [29, ['b2c']],
+      [25, ['b2b', 'b2c']],
+      [20, ['b2b', 'b2c']],
+    ]);
     for (const plan of plans) expect(plan.features.length).toBeGreaterThanOrEqual(4);
     expect((await admin.request({ method: 'GET', url: '/api/admin/subscription-plans' })).json()).toEqual(plans);
   });

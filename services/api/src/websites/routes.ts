@@ -6,6 +6,7 @@ import {
   bannerTextOverrides,
   bannerTheme,
   consentLifetimeMonths,
+  identificationForms,
   ipAddressMode,
   offeredPurposes,
   policyVersion,
@@ -14,9 +15,10 @@ import {
   scanIntervalDays,
   webUrl,
   websiteName,
+  type OptionalPurpose,
   type WebsiteActor,
 } from '@consentry/events';
-import { getUser, type User, type Website } from '@consentry/projections';
+import { getUser, getWebsite, type User, type Website } from '@consentry/projections';
 import type { Db } from '@consentry/infra';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -54,6 +56,14 @@ const websiteSettings = z
     }),
     forceOptIn: z.boolean().meta({ description: 'Ask for consent (opt-in) everywhere, whatever the region.' }),
     scanIntervalDays: scanIntervalDays.meta({ description: 'Days between scheduled cookie scans (0–365, default 30; 0 schedules none).' }),
+    identification: z.boolean().meta({
+      description:
+        "Lead identification (docs/identification.md): on when the banner asks for the 'identification' purpose. Switching it adds or removes that purpose, which asks every visitor again.",
+    }),
+    identificationForms: identificationForms.meta({
+      description:
+        "Which forms identify a visitor who allowed identification: 'all' forms with an email field except those marked data-consentry-identify=\"off\" (default), or only 'marked' ones (data-consentry-identify).",
+    }),
   })
   .meta({ id: 'WebsiteSettings', description: "A website's consent and privacy settings" });
 
@@ -61,6 +71,23 @@ const websiteSettingsChange = websiteSettings
   .partial()
   .strict()
   .refine((body) => Object.values(body).some((value) => value !== undefined), { error: 'Send at least one setting to change' });
+
+type WebsiteSettingsChangeBody = z.infer<typeof websiteSettingsChange>;
+
+/**
+ * The purposes a change leaves the banner asking for. `identification` is the Lead identification
+ * switch: sent, it decides whether 'identification' is among the purposes, whatever `purposes` says
+ * about it; the other purposes come from `purposes` when sent, else stay. A switch that changes
+ * nothing changes nothing (no visitor is asked again for it). Without the switch, `purposes` is
+ * taken as sent (clients that tick the purpose in the list keep working).
+ */
+function purposesAfter(body: WebsiteSettingsChangeBody, current: readonly OptionalPurpose[]): OptionalPurpose[] | undefined {
+  if (body.identification === undefined) return body.purposes;
+  const others = (body.purposes ?? current).filter((purpose) => purpose !== 'identification');
+  const next: OptionalPurpose[] = body.identification ? [...others, 'identification'] : others;
+  const unchanged = body.purposes === undefined && next.length === current.length && next.every((purpose, index) => purpose === current[index]);
+  return unchanged ? undefined : next;
+}
 
 const toSettingsAnswer = (website: Website): z.infer<typeof websiteSettings> => ({
   retentionMonths: website.retentionMonths,
@@ -77,6 +104,8 @@ const toSettingsAnswer = (website: Website): z.infer<typeof websiteSettings> => 
   regionRules: website.regionRules,
   forceOptIn: website.forceOptIn,
   scanIntervalDays: website.scanIntervalDays,
+  identification: website.purposes.includes('identification'),
+  identificationForms: website.identificationForms,
 });
 
 const newWebsiteBody = z.object({
@@ -155,7 +184,9 @@ export const websiteRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async (app, { 
       schema: {
         tags: ['websites'],
         summary: "Change a website's settings",
-        description: 'Only the settings sent change; each change is a WebsiteSettingsChanged event. The retention period drives `consentry purge`.',
+        description:
+          'Only the settings sent change; each change is a WebsiteSettingsChanged event. The retention period drives `consentry purge`. ' +
+          "`identification` (Lead identification) adds or removes the 'identification' purpose and wins over `purposes` for that one purpose; with a purpose left to ask for, at least one must remain.",
         params: z.object({ id: uuidParam }),
         body: websiteSettingsChange,
         response: { 200: websiteSettings, ...errorsFor(400, 401, 404, 409, 413, 415) },
@@ -163,7 +194,13 @@ export const websiteRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async (app, { 
     },
     async (request) => {
       const actor = await websiteActorOf(pool, request);
-      return toSettingsAnswer(await changeWebsiteSettings(pool, request.params.id, actor, request.body));
+      const { identification: _switch, purposes: _purposes, ...settings } = request.body;
+      // The current purposes matter only to the switch; another owner's website gets 404 from the decider.
+      const current = request.body.identification === undefined ? null : await getWebsite(pool, request.params.id);
+      const purposes = purposesAfter(request.body, current?.purposes ?? []);
+      if (purposes !== undefined && purposes.length === 0) throw new ApiError(400, 'INVALID_REQUEST', 'Invalid request: purposes: Choose at least one purpose to ask for');
+      const website = await changeWebsiteSettings(pool, request.params.id, actor, { ...settings, ...(purposes === undefined ? {} : { purposes }) });
+      return toSettingsAnswer(website);
     },
   );
 

@@ -201,6 +201,8 @@ describe("when an owner changes a website's settings", () => {
       regionRules: {},
       forceOptIn: false,
       scanIntervalDays: 30,
+      identification: false,
+      identificationForms: 'all',
     });
   });
 
@@ -230,6 +232,62 @@ describe("when an owner changes a website's settings", () => {
     expect(response.json()).toMatchObject(change);
     const reread = await owner.request({ method: 'GET', url: `/api/websites/${website.id}/settings` });
     expect(reread.json()).toMatchObject(change);
+  });
+
+  it('switches Lead identification on and off: the identification purpose is added and removed, the others stay', async () => {
+    const owner = await registerOwner(api.app);
+    const website = await addWebsiteAs(owner, 'Shop');
+    const settings = `/api/websites/${website.id}/settings`;
+    const on = await owner.request({ method: 'PATCH', url: settings, payload: { identification: true, identificationForms: 'marked' } });
+    expect(on.statusCode).toBe(200);
+    expect(on.json()).toMatchObject({ identification: true, identificationForms: 'marked', purposes: ['preferences', 'analytics', 'marketing', 'identification'] });
+    expect((await owner.request({ method: 'GET', url: settings })).json()).toMatchObject({ identification: true, identificationForms: 'marked' });
+
+    // The switch decides about identification whatever `purposes` says; the other purposes come from `purposes`.
+    const both = await owner.request({ method: 'PATCH', url: settings, payload: { purposes: ['analytics', 'identification'], identification: false } });
+    expect(both.json()).toMatchObject({ identification: false, purposes: ['analytics'] });
+    const off = await owner.request({ method: 'PATCH', url: settings, payload: { identification: true } });
+    expect(off.json()).toMatchObject({ identification: true, purposes: ['analytics', 'identification'] });
+
+    const { rows } = await db.pool.query(`SELECT data FROM events WHERE stream_id = $1 AND type = 'WebsiteSettingsChanged' ORDER BY position`, [`website-${website.id}`]);
+    expect(rows.map((row) => row.data)).toEqual([
+      { websiteId: website.id, purposes: ['preferences', 'analytics', 'marketing', 'identification'], identificationForms: 'marked', changedAt: expect.any(String) },
+      { websiteId: website.id, purposes: ['analytics'], changedAt: expect.any(String) },
+      { websiteId: website.id, purposes: ['analytics', 'identification'], changedAt: expect.any(String) },
+    ]);
+  });
+
+  it('a switch that changes nothing records nothing (no visitor is asked again)', async () => {
+    const owner = await registerOwner(api.app);
+    const website = await addWebsiteAs(owner, 'Shop');
+    const response = await owner.request({ method: 'PATCH', url: `/api/websites/${website.id}/settings`, payload: { identification: false } });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ identification: false, purposes: ['preferences', 'analytics', 'marketing'] });
+    const { rows } = await db.pool.query(`SELECT type FROM events WHERE stream_id = $1`, [`website-${website.id}`]);
+    expect(rows.map((row) => row.type)).toEqual(['WebsiteAdded']);
+  });
+
+  it('refuses switching identification off when it is the only purpose left, and an unknown form mode', async () => {
+    const owner = await registerOwner(api.app);
+    const website = await addWebsiteAs(owner, 'Shop');
+    const settings = `/api/websites/${website.id}/settings`;
+    expect((await owner.request({ method: 'PATCH', url: settings, payload: { purposes: ['identification'] } })).statusCode).toBe(200);
+    const refused = await owner.request({ method: 'PATCH', url: settings, payload: { identification: false } });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error.message).toContain('Choose at least one purpose to ask for');
+    const forms = await owner.request({ method: 'PATCH', url: settings, payload: { identificationForms: 'some' } });
+    expect(forms.statusCode).toBe(400);
+    expect(forms.json().error.message).toContain('identificationForms');
+    expect((await owner.request({ method: 'GET', url: settings })).json()).toMatchObject({ identification: true, purposes: ['identification'], identificationForms: 'all' });
+  });
+
+  it("switches nothing on another owner's website: 404", async () => {
+    const owner = await registerOwner(api.app);
+    const stranger = await registerOwner(api.app);
+    const website = await addWebsiteAs(owner, 'Shop');
+    const response = await stranger.request({ method: 'PATCH', url: `/api/websites/${website.id}/settings`, payload: { identification: true } });
+    expect(response.statusCode).toBe(404);
+    expect((await owner.request({ method: 'GET', url: `/api/websites/${website.id}/settings` })).json().identification).toBe(false);
   });
 
   it.each([

@@ -1,10 +1,11 @@
 // The collection endpoints of docs/ingest-protocol.md: consent choices, banner impressions, page
-// views, time on page and engagement. Each request is checked (embed code known, website active,
-// Origin its own), enriched with what the browser must not be trusted with (IP, user agent, device
-// class, location, receive time) and appended through group commit; the answer comes after commit.
-import { consentStreamId, type DeviceClass } from '@consentry/events';
+// views, time on page, engagement and (docs/identification.md) who a consenting visitor said they
+// are. Each request is checked (embed code known, website active, Origin its own), enriched with what
+// the browser must not be trusted with (IP, user agent, device class, location, receive time) and
+// appended through group commit; the answer comes after commit.
+import { allowsIdentification, consentStreamId, InvalidEventError, type DeviceClass } from '@consentry/events';
 import { ruleFor } from '../enrich/rule';
-import type { GroupCommitAppender, NewEvent } from '@consentry/infra';
+import { EventRefusedError, StoreUnavailableError, type Db, type GroupCommitAppender, type NewEvent } from '@consentry/infra';
 import type { Website } from '@consentry/projections';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -15,6 +16,8 @@ import { isoTimestamp } from '../enrich/received-at';
 import { clientIp } from '../client-ip';
 import { recordedChoiceOf } from './consent-choice';
 import { IngestError } from '../errors';
+import { checkIdentificationAllowed } from '../identify/consent-check';
+import type { CompanyMatcher } from '../identify/company-match';
 import { createOriginCheck } from '../origin';
 import type { WebsiteResolver } from '../website-resolver';
 import {
@@ -23,13 +26,17 @@ import {
   consentBody,
   engagementBody,
   errorAnswer,
+  identifyAnswer,
+  identifyBody,
   impressionBody,
   pagehideBody,
   pageviewBody,
 } from './schemas';
 
 export interface CollectOptions {
+  readonly pool: Db;
   readonly appender: GroupCommitAppender;
+  readonly companyMatcher: CompanyMatcher;
   readonly websites: WebsiteResolver;
   readonly geo: GeoLocator;
   /** Largest accepted body, for every content type (the server default would allow 1 MB). */
@@ -41,7 +48,10 @@ const quiet = { logLevel: 'warn' as const };
 
 const errors = { 400: errorAnswer, 403: errorAnswer, 404: errorAnswer, 413: errorAnswer, 429: errorAnswer, 503: errorAnswer };
 
-export const collectRoutes: FastifyPluginAsyncZod<CollectOptions> = async (app, { appender, websites, geo, bodyLimit }) => {
+const identificationNotAllowed = () =>
+  new IngestError(403, 'IDENTIFICATION_NOT_ALLOWED', "The visitor's latest choice on this website does not allow identification");
+
+export const collectRoutes: FastifyPluginAsyncZod<CollectOptions> = async (app, { pool, appender, companyMatcher, websites, geo, bodyLimit }) => {
   const isOriginAllowed = createOriginCheck();
 
   /** The website the request is for, once it passed every check; otherwise a 4xx. */
@@ -106,7 +116,63 @@ export const collectRoutes: FastifyPluginAsyncZod<CollectOptions> = async (app, 
           ? { type: 'ConsentGiven', eventId: body.eventId, data }
           : { type: 'ConsentDeclined', eventId: body.eventId, data },
       );
+      // B2B: the company behind the visitor's network, from the full address, after the consent
+      // committed and without holding up its answer. A retried beacon asks again; the match's
+      // event id is derived from the consent's, so it is stored once.
+      if (allowsIdentification(chosen)) {
+        companyMatcher.matchAfterConsent(
+          { websiteId: website.id, ownerId: website.ownerId, visitorId: body.visitorId, consentEventId: result.eventId, ip },
+          request.log,
+        );
+      }
       return reply.code(201).send(result);
+    },
+  );
+
+  // Who a visitor who allowed identification said they are. Refused (403) unless the website offers
+  // identification and the consent event named is the visitor's latest choice and allows it; then
+  // nothing of the request is stored, and nothing of it is logged on any path (the route logs only
+  // warnings, and no warning here carries the body).
+  app.post(
+    '/api/collect/identify',
+    { ...quiet, bodyLimit, schema: { body: identifyBody, response: { 201: identifyAnswer, ...errors } } },
+    async (request, reply) => {
+      const body = request.body;
+      const website = await websiteFor(request, reply, body.embedCode);
+      if (!website.purposes.includes('identification')) throw identificationNotAllowed();
+      const check = await checkIdentificationAllowed(pool, { websiteId: website.id, visitorId: body.visitorId, consentEventId: body.consentEventId }).catch(
+        (error: unknown) => {
+          throw new StoreUnavailableError('The ledger database cannot be reached', { cause: error });
+        },
+      );
+      if (!check.allowed) throw identificationNotAllowed();
+      const receivedAt = isoTimestamp();
+      const result = await append(consentStreamId(website.id, body.visitorId), {
+        type: 'VisitorIdentified',
+        eventId: body.eventId,
+        data: {
+          websiteId: website.id,
+          visitorId: body.visitorId,
+          source: body.source,
+          email: body.email,
+          name: body.name,
+          company: body.company,
+          pageUrl: body.pageUrl || null,
+          consentEventId: check.consentEventId,
+          // A visitor's clock running ahead is recorded as the receive time, as for consents.
+          occurredAt: Date.parse(body.occurredAt) > Date.parse(receivedAt) ? receivedAt : body.occurredAt,
+          receivedAt,
+        },
+      }).catch((error: unknown) => {
+        // The ledger's own errors may quote the data they refused: each is answered without its
+        // cause, so no log line of the error handler can carry the email.
+        if (error instanceof StoreUnavailableError) throw new StoreUnavailableError('The ledger cannot record the identification');
+        if (error instanceof EventRefusedError || error instanceof InvalidEventError) {
+          throw new IngestError(400, 'INVALID_EVENT', 'The identification contains a value the ledger cannot store');
+        }
+        throw new Error('Recording an identification failed');
+      });
+      return reply.code(201).send({ eventId: result.eventId });
     },
   );
 

@@ -10,8 +10,10 @@ import {
   engagementKind,
   grantedPurposes,
   grantsAny,
+  identificationSource,
   isoDateTime,
   languageTag,
+  normaliseEmail,
   offeredPurposes,
   optionalPurposes,
   policyVersion,
@@ -87,8 +89,47 @@ export const pagehideBody = z.strictObject({
 
 export const engagementBody = z.strictObject({ embedCode, eventId, visitorId, pageviewId: eventId, kind: engagementKind });
 
+/** A name or company as typed into a form: trimmed, at most 200 characters; empty is unknown (null). */
+const personText = z
+  .string()
+  .max(200)
+  .nullable()
+  .default(null)
+  .transform((value) => value?.trim() || null);
+
+/**
+ * Who a visitor who allowed identification said they are (docs/identification.md). The email is
+ * normalised here (trimmed, lower case) and refused with a 400 naming the field when it is not an
+ * address; the message never repeats what was sent.
+ */
+export const identifyBody = z.strictObject({
+  embedCode,
+  eventId,
+  visitorId,
+  /** The consent event the widget holds as the visitor's latest choice. */
+  consentEventId: eventId,
+  source: identificationSource,
+  email: z
+    .string()
+    .max(320)
+    .transform((raw, ctx) => {
+      const email = normaliseEmail(raw);
+      if (email === null) {
+        ctx.issues.push({ code: 'custom', input: '', message: 'Expected an email address (name@example.com)' });
+        return z.NEVER;
+      }
+      return email;
+    }),
+  name: personText,
+  company: personText,
+  pageUrl: text(2048).nullable().default(null),
+  occurredAt: isoDateTime,
+});
+export type IdentifyBody = z.infer<typeof identifyBody>;
+
 export const embedCodeParams = z.strictObject({ embedCode });
 
 export const errorAnswer = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
 export const consentAnswer = z.object({ eventId: z.string(), status: z.enum(['stored', 'duplicate']) });
+export const identifyAnswer = z.object({ eventId: z.string() });
 export const acceptedAnswer = z.object({ status: z.enum(['stored', 'duplicate']) });

@@ -16,7 +16,7 @@ export function truncateIp(ip: string): string {
   return `${groups.slice(0, 3).map((group) => group.replace(/^0+(?=.)/, '')).join(':')}::`;
 }
 
-function expandIpv6(ip: string): string[] {
+export function expandIpv6(ip: string): string[] {
   let address = ip.split('%')[0]!;
   // An embedded IPv4 tail (::ffff:1.2.3.4 is handled by normaliseIp; others, e.g. 64:ff9b::1.2.3.4).
   const ipv4Tail = /(\d+\.\d+\.\d+\.\d+)$/.exec(address);

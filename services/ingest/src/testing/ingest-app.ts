@@ -1,12 +1,17 @@
-// An ingest app on a real test database, with websites registered the way the api registers them
-// (events appended with the inline websites projection), for ingest's tests and benchmarks.
+// An ingest app on a real test database, with websites and their owners registered the way the api
+// registers them (events appended with the inline websites and users projections), for ingest's
+// tests and benchmarks.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { brandingStreamId, type WebsiteSettingsChangedData } from '@consentry/events';
+import { brandingStreamId, userStreamId, type SubscriptionTier, type WebsiteSettingsChangedData } from '@consentry/events';
 import { appendToStream, createGroupCommitAppender, type Db, type GroupCommitAppender } from '@consentry/infra';
-import { brandingProjection, websitesProjection } from '@consentry/projections';
-import Fastify, { type FastifyInstance } from 'fastify';
+import { brandingProjection, usersProjection, websitesProjection } from '@consentry/projections';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { ingestPlugin } from '../app';
+import { createBackgroundWork } from '../background';
 import { createGeoLocator, type GeoSource } from '../enrich/geo';
+import type { NetworkLookup } from '../enrich/network';
+
+export { findTextAnywhere, type TextFound } from './find-text';
 
 export interface TestWebsite {
   readonly id: string;
@@ -18,6 +23,8 @@ export interface TestWebsite {
 export async function addTestWebsite(
   pool: Db,
   options: {
+    /** The owner (see addTestOwner); a new id, with no account, by default. */
+    ownerId?: string;
     domain?: string;
     ipAddressMode?: 'full' | 'truncated';
     active?: boolean;
@@ -29,7 +36,7 @@ export async function addTestWebsite(
 ): Promise<TestWebsite> {
   const website = {
     id: randomUUID(),
-    ownerId: randomUUID(),
+    ownerId: options.ownerId ?? randomUUID(),
     embedCode: randomBytes(16).toString('base64url'),
     domain: options.domain ?? 'shop.example.test',
   };
@@ -68,24 +75,62 @@ export async function addTestWebsite(
   return website;
 }
 
+/** A website owner on a subscription tier, as an admin invites one (users read model included). */
+export async function addTestOwner(
+  pool: Db,
+  options: { tier?: SubscriptionTier; status?: 'active' | 'cancelled' | 'expired' } = {},
+): Promise<{ readonly id: string; readonly email: string }> {
+  const owner = { id: randomUUID(), email: `owner-${randomBytes(4).toString('hex')}@owners.example.test` };
+  const now = new Date().toISOString();
+  const tier = options.tier ?? 'free';
+  const limits = { maxWebsites: 10, maxConsentsPerMonth: 100_000 };
+  await appendToStream(
+    pool,
+    userStreamId(owner.id),
+    [
+      { type: 'UserInvited', data: { userId: owner.id, email: owner.email, subscriptionTier: tier, ...limits, invitedBy: 'admin', invitedAt: now } },
+      ...(options.status && options.status !== 'active'
+        ? [{ type: 'UserSubscriptionChanged' as const, data: { userId: owner.id, subscriptionTier: tier, subscriptionStatus: options.status, ...limits, changedAt: now } }]
+        : []),
+    ],
+    { inlineProjections: [usersProjection] },
+  );
+  return owner;
+}
+
 export interface TestIngest {
   readonly app: FastifyInstance;
   readonly appender: GroupCommitAppender;
+  /** Resolves once the work answers did not wait for (company matches) has finished. */
+  idle(): Promise<void>;
   close(): Promise<void>;
 }
 
 export async function buildTestIngest(
   pool: Db,
-  options: { rateLimitPerMinute?: number; geo?: GeoSource; widgetScriptPath?: string; trustProxy?: string[] } = {},
+  options: {
+    rateLimitPerMinute?: number;
+    geo?: GeoSource;
+    widgetScriptPath?: string;
+    identifyScriptPath?: string;
+    trustProxy?: string[];
+    network?: NetworkLookup;
+    /** Fastify's logger settings (e.g. a stream that captures what is logged). */
+    logger?: FastifyServerOptions['logger'];
+  } = {},
 ): Promise<TestIngest> {
   const appender = createGroupCommitAppender(pool);
-  const app = Fastify({ trustProxy: options.trustProxy ?? ['127.0.0.1'] });
+  const background = createBackgroundWork();
+  const app = Fastify({ trustProxy: options.trustProxy ?? ['127.0.0.1'], ...(options.logger === undefined ? {} : { logger: options.logger }) });
   await app.register(ingestPlugin, {
     pool,
     appender,
     geo: createGeoLocator(options.geo ?? 'database'),
     publicUrl: 'http://consentry.test',
     widgetScriptPath: options.widgetScriptPath ?? '/nonexistent/widget.js',
+    ...(options.identifyScriptPath ? { identifyScriptPath: options.identifyScriptPath } : {}),
+    ...(options.network ? { network: options.network } : {}),
+    background,
     rateLimitPerMinute: options.rateLimitPerMinute ?? 100_000,
     websiteCacheTtlMs: 50,
   });
@@ -93,6 +138,7 @@ export async function buildTestIngest(
   return {
     app,
     appender,
+    idle: () => background.idle(),
     async close() {
       await app.close();
       await appender.close();

@@ -1,7 +1,7 @@
 // What the widget loads: the script itself, its per-website configuration (branding, policy, purposes
 // and the banner's texts in one language; cacheable), the consent rule for the visitor's region (per
-// visitor, so the config stays cacheable), and the owner's logo as an image (the config would
-// otherwise carry up to 2 MB).
+// visitor, so the config stays cacheable), the owner's logo as an image (the config would otherwise
+// carry up to 2 MB), and the form capture it loads once a visitor allowed identification.
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import {
@@ -9,6 +9,7 @@ import {
   bannerTextsFor,
   consentRule,
   defaultBranding,
+  identificationForms,
   optionalPurpose,
   purposeService,
   regionCode,
@@ -38,6 +39,8 @@ export interface WidgetAssetOptions {
   readonly publicUrl: string;
   /** The built widget (widget/dist/widget.js). */
   readonly widgetScriptPath: string;
+  /** The built form capture (widget/dist/identify.js), loaded by the widget once identification is allowed. */
+  readonly identifyScriptPath: string;
   /**
    * How long a website's rendered config is reused. Every visitor's first page view waits for this
    * answer before the banner shows; two queries per visitor would put the database on that path.
@@ -63,6 +66,8 @@ const widgetConfigAnswer = z.object({
   texts: z.record(z.string(), z.string()),
   textsHash: z.string(),
   regional: z.boolean(),
+  /** Only when the website offers identification: which forms identify, and the script that reads them. */
+  identification: z.object({ forms: identificationForms, script: z.literal('/identify.js') }).optional(),
 });
 
 const widgetConfigQuery = z.object({
@@ -85,15 +90,21 @@ function sendCached(request: FastifyRequest, reply: FastifyReply, body: string |
   return reply.type(contentType).send(body);
 }
 
-export const widgetAssetRoutes: FastifyPluginAsyncZod<WidgetAssetOptions> = async (app, options) => {
+/** A built script, read once and kept; a failed read is tried again on the next request. */
+function scriptFile(filePath: string) {
   let script: Promise<Buffer> | undefined;
-  const loadScript = () => {
-    script ??= readFile(options.widgetScriptPath).catch((error: unknown) => {
+  return () => {
+    script ??= readFile(filePath).catch((error: unknown) => {
       script = undefined;
       throw error;
     });
     return script;
   };
+}
+
+export const widgetAssetRoutes: FastifyPluginAsyncZod<WidgetAssetOptions> = async (app, options) => {
+  const loadScript = scriptFile(options.widgetScriptPath);
+  const loadIdentifyScript = scriptFile(options.identifyScriptPath);
 
   app.get('/widget.js', async (request, reply) => {
     let body: Buffer;
@@ -102,6 +113,21 @@ export const widgetAssetRoutes: FastifyPluginAsyncZod<WidgetAssetOptions> = asyn
     } catch {
       request.log.error({ path: options.widgetScriptPath }, 'widget.js is not built');
       return reply.code(503).send({ error: { code: 'WIDGET_NOT_BUILT', message: 'widget.js is not built: run npm run build -w @consentry/widget' } });
+    }
+    return sendCached(request, reply, body, 'application/javascript; charset=utf-8', 300);
+  });
+
+  // Served like widget.js: a static script from our origin, cached, sniffing off, no inline anything.
+  app.get('/identify.js', async (request, reply) => {
+    let body: Buffer;
+    try {
+      body = await loadIdentifyScript();
+    } catch {
+      request.log.error({ path: options.identifyScriptPath }, 'identify.js is not built');
+      return reply
+        .code(404)
+        .header('access-control-allow-origin', '*')
+        .send({ error: { code: 'IDENTIFY_SCRIPT_NOT_BUILT', message: 'identify.js is not built: run npm run build -w @consentry/widget' } });
     }
     return sendCached(request, reply, body, 'application/javascript; charset=utf-8', 300);
   });
@@ -143,6 +169,9 @@ export const widgetAssetRoutes: FastifyPluginAsyncZod<WidgetAssetOptions> = asyn
       texts,
       textsHash,
       regional: !website.forceOptIn,
+      ...(website.purposes.includes('identification')
+        ? { identification: { forms: website.identificationForms, script: '/identify.js' } }
+        : {}),
     });
   };
   const cachedConfig = (embedCode: string, asked: string | undefined): Promise<string> => {

@@ -89,7 +89,7 @@ export async function runAdmin(config: Config, args: readonly string[], io: Admi
     return 1;
   }
 
-  const logger = createLogger({ level: config.LOG_LEVEL });
+  const logger = createLogger({ level: config.LOG_LEVEL, format: config.LOG_FORMAT });
   const database = await openDatabase(config, logger);
   const pool = createPool(database.connectionString, { max: 2 });
   try {

@@ -18,7 +18,7 @@ export const processIo: JobIo = {
 };
 
 export async function withJobDatabase<T>(config: Config, work: (pool: Db) => Promise<T>): Promise<T> {
-  const logger = createLogger({ level: config.LOG_LEVEL });
+  const logger = createLogger({ level: config.LOG_LEVEL, format: config.LOG_FORMAT });
   const database = await openDatabase(config, logger);
   const pool = createPool(database.connectionString, { max: 4 });
   try {

@@ -3,7 +3,7 @@ import { createLogger, createPool, migrateDatabase, type Config } from '@consent
 import { openDatabase } from '../system';
 
 export async function runMigrate(config: Config): Promise<number> {
-  const logger = createLogger({ level: config.LOG_LEVEL });
+  const logger = createLogger({ level: config.LOG_LEVEL, format: config.LOG_FORMAT });
   const database = await openDatabase(config, logger);
   const pool = createPool(database.connectionString, { max: 2 });
   try {

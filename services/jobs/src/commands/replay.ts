@@ -24,7 +24,7 @@ export async function runReplay(config: Config, args: readonly string[]): Promis
     return 2;
   }
 
-  const logger = createLogger({ level: config.LOG_LEVEL });
+  const logger = createLogger({ level: config.LOG_LEVEL, format: config.LOG_FORMAT });
   const database = await openDatabase(config, logger);
   const pool = createPool(database.connectionString, { max: 4 });
   const summaries: ReplaySummary[] = [];
