@@ -32,6 +32,7 @@ import { Route as AdminLoginRouteImport } from './routes/admin/login'
 import { Route as AdminPasswordRouteImport } from './routes/admin/password'
 import { Route as AppAdminUserManagementRouteImport } from './routes/_app/_admin/user-management'
 import { Route as AppAdminWebsiteEditorRouteImport } from './routes/_app/_admin/website-editor'
+import { Route as AppLeadsIndexRouteImport } from './routes/_app/leads/index'
 import { Route as AppUserExportRouteImport } from './routes/_app/user/export'
 import { Route as AppUserInstallationRouteImport } from './routes/_app/user/installation'
 import { Route as AppUserSettingsRouteImport } from './routes/_app/user/settings'
@@ -43,6 +44,7 @@ import { Route as AppAdminAdminInstallationRouteImport } from './routes/_app/_ad
 import { Route as AppAdminAdminSettingsRouteImport } from './routes/_app/_admin/admin/settings'
 import { Route as AppAdminAdminSetupInstructionsRouteImport } from './routes/_app/_admin/admin/setup-instructions'
 import { Route as AppAdminAdminWebsitesRouteImport } from './routes/_app/_admin/admin/websites'
+import { Route as AppLeadsWebsiteIdVisitorIdRouteImport } from './routes/_app/leads/$websiteId/$visitorId'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -157,6 +159,11 @@ const AppAdminWebsiteEditorRoute = AppAdminWebsiteEditorRouteImport.update({
   path: '/website-editor',
   getParentRoute: () => AppAdminRoute,
 } as any)
+const AppLeadsIndexRoute = AppLeadsIndexRouteImport.update({
+  id: '/leads/',
+  path: '/leads/',
+  getParentRoute: () => AppRoute,
+} as any)
 const AppUserExportRoute = AppUserExportRouteImport.update({
   id: '/user/export',
   path: '/user/export',
@@ -215,6 +222,12 @@ const AppAdminAdminWebsitesRoute = AppAdminAdminWebsitesRouteImport.update({
   path: '/admin/websites',
   getParentRoute: () => AppAdminRoute,
 } as any)
+const AppLeadsWebsiteIdVisitorIdRoute =
+  AppLeadsWebsiteIdVisitorIdRouteImport.update({
+    id: '/leads/$websiteId/$visitorId',
+    path: '/leads/$websiteId/$visitorId',
+    getParentRoute: () => AppRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -243,11 +256,13 @@ export interface FileRoutesByFullPath {
   '/user/settings': typeof AppUserSettingsRoute
   '/user/setup-instructions': typeof AppUserSetupInstructionsRoute
   '/user/websites': typeof AppUserWebsitesRoute
+  '/leads/': typeof AppLeadsIndexRoute
   '/admin/export': typeof AppAdminAdminExportRoute
   '/admin/installation': typeof AppAdminAdminInstallationRoute
   '/admin/settings': typeof AppAdminAdminSettingsRoute
   '/admin/setup-instructions': typeof AppAdminAdminSetupInstructionsRoute
   '/admin/websites': typeof AppAdminAdminWebsitesRoute
+  '/leads/$websiteId/$visitorId': typeof AppLeadsWebsiteIdVisitorIdRoute
   '/admin/': typeof AppAdminAdminIndexRoute
 }
 export interface FileRoutesByTo {
@@ -277,11 +292,13 @@ export interface FileRoutesByTo {
   '/user/settings': typeof AppUserSettingsRoute
   '/user/setup-instructions': typeof AppUserSetupInstructionsRoute
   '/user/websites': typeof AppUserWebsitesRoute
+  '/leads': typeof AppLeadsIndexRoute
   '/admin/export': typeof AppAdminAdminExportRoute
   '/admin/installation': typeof AppAdminAdminInstallationRoute
   '/admin/settings': typeof AppAdminAdminSettingsRoute
   '/admin/setup-instructions': typeof AppAdminAdminSetupInstructionsRoute
   '/admin/websites': typeof AppAdminAdminWebsitesRoute
+  '/leads/$websiteId/$visitorId': typeof AppLeadsWebsiteIdVisitorIdRoute
   '/admin': typeof AppAdminAdminIndexRoute
 }
 export interface FileRoutesById {
@@ -314,11 +331,13 @@ export interface FileRoutesById {
   '/_app/user/settings': typeof AppUserSettingsRoute
   '/_app/user/setup-instructions': typeof AppUserSetupInstructionsRoute
   '/_app/user/websites': typeof AppUserWebsitesRoute
+  '/_app/leads/': typeof AppLeadsIndexRoute
   '/_app/_admin/admin/export': typeof AppAdminAdminExportRoute
   '/_app/_admin/admin/installation': typeof AppAdminAdminInstallationRoute
   '/_app/_admin/admin/settings': typeof AppAdminAdminSettingsRoute
   '/_app/_admin/admin/setup-instructions': typeof AppAdminAdminSetupInstructionsRoute
   '/_app/_admin/admin/websites': typeof AppAdminAdminWebsitesRoute
+  '/_app/leads/$websiteId/$visitorId': typeof AppLeadsWebsiteIdVisitorIdRoute
   '/_app/_admin/admin/': typeof AppAdminAdminIndexRoute
 }
 export interface FileRouteTypes {
@@ -350,11 +369,13 @@ export interface FileRouteTypes {
     | '/user/settings'
     | '/user/setup-instructions'
     | '/user/websites'
+    | '/leads/'
     | '/admin/export'
     | '/admin/installation'
     | '/admin/settings'
     | '/admin/setup-instructions'
     | '/admin/websites'
+    | '/leads/$websiteId/$visitorId'
     | '/admin/'
   fileRoutesByTo: FileRoutesByTo
   to:
@@ -384,11 +405,13 @@ export interface FileRouteTypes {
     | '/user/settings'
     | '/user/setup-instructions'
     | '/user/websites'
+    | '/leads'
     | '/admin/export'
     | '/admin/installation'
     | '/admin/settings'
     | '/admin/setup-instructions'
     | '/admin/websites'
+    | '/leads/$websiteId/$visitorId'
     | '/admin'
   id:
     | '__root__'
@@ -420,11 +443,13 @@ export interface FileRouteTypes {
     | '/_app/user/settings'
     | '/_app/user/setup-instructions'
     | '/_app/user/websites'
+    | '/_app/leads/'
     | '/_app/_admin/admin/export'
     | '/_app/_admin/admin/installation'
     | '/_app/_admin/admin/settings'
     | '/_app/_admin/admin/setup-instructions'
     | '/_app/_admin/admin/websites'
+    | '/_app/leads/$websiteId/$visitorId'
     | '/_app/_admin/admin/'
   fileRoutesById: FileRoutesById
 }
@@ -604,6 +629,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppAdminWebsiteEditorRouteImport
       parentRoute: typeof AppAdminRoute
     }
+    '/_app/leads/': {
+      id: '/_app/leads/'
+      path: '/leads'
+      fullPath: '/leads/'
+      preLoaderRoute: typeof AppLeadsIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
     '/_app/user/export': {
       id: '/_app/user/export'
       path: '/user/export'
@@ -681,6 +713,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppAdminAdminWebsitesRouteImport
       parentRoute: typeof AppAdminRoute
     }
+    '/_app/leads/$websiteId/$visitorId': {
+      id: '/_app/leads/$websiteId/$visitorId'
+      path: '/leads/$websiteId/$visitorId'
+      fullPath: '/leads/$websiteId/$visitorId'
+      preLoaderRoute: typeof AppLeadsWebsiteIdVisitorIdRouteImport
+      parentRoute: typeof AppRoute
+    }
   }
 }
 
@@ -727,6 +766,8 @@ interface AppRouteChildren {
   AppUserSettingsRoute: typeof AppUserSettingsRoute
   AppUserSetupInstructionsRoute: typeof AppUserSetupInstructionsRoute
   AppUserWebsitesRoute: typeof AppUserWebsitesRoute
+  AppLeadsIndexRoute: typeof AppLeadsIndexRoute
+  AppLeadsWebsiteIdVisitorIdRoute: typeof AppLeadsWebsiteIdVisitorIdRoute
 }
 
 const AppRouteChildren: AppRouteChildren = {
@@ -746,6 +787,8 @@ const AppRouteChildren: AppRouteChildren = {
   AppUserSettingsRoute: AppUserSettingsRoute,
   AppUserSetupInstructionsRoute: AppUserSetupInstructionsRoute,
   AppUserWebsitesRoute: AppUserWebsitesRoute,
+  AppLeadsIndexRoute: AppLeadsIndexRoute,
+  AppLeadsWebsiteIdVisitorIdRoute: AppLeadsWebsiteIdVisitorIdRoute,
 }
 
 const AppRouteWithChildren = AppRoute._addFileChildren(AppRouteChildren)

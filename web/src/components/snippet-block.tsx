@@ -5,13 +5,22 @@ import { useCopyFeedback } from '../lib/use-copy-feedback';
 import { useToast } from './toaster';
 import { Button } from './ui/button';
 
-export function SnippetBlock({ snippet, label = 'Embed code' }: { snippet: string; label?: string }) {
+export function SnippetBlock({
+  snippet,
+  label = 'Embed code',
+  copiedDescription = 'Website body code copied to clipboard.',
+}: {
+  snippet: string;
+  label?: string;
+  /** The toast's text after a copy; the spec's words for the embed snippet unless told otherwise. */
+  copiedDescription?: string;
+}) {
   const { copied, copy } = useCopyFeedback();
   const { toast } = useToast();
 
   async function copySnippet() {
     if (await copy(snippet)) {
-      toast({ title: 'Copied!', description: 'Website body code copied to clipboard.' });
+      toast({ title: 'Copied!', description: copiedDescription });
     } else {
       toast({
         title: 'Error',

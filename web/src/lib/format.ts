@@ -23,6 +23,14 @@ export function formatDate(value: string | number | Date): string {
   return Number.isNaN(date.getTime()) ? String(value) : dateFormat.format(date);
 }
 
+const timeFormat = new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit' });
+
+/** `12:05 PM`: the time of day alone, for tables that show the day beside it. */
+export function formatTime(value: string | number | Date): string {
+  const date = value instanceof Date ? value : new Date(value);
+  return Number.isNaN(date.getTime()) ? String(value) : timeFormat.format(date);
+}
+
 /** `12,345`. */
 export function formatNumber(value: number): string {
   return numberFormat.format(value);

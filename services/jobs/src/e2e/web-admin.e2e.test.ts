@@ -56,6 +56,7 @@ describe('an admin', () => {
       'Websites',
       'Website Analytics',
       'Analytics & Consent',
+      'Leads',
       'Recommendations',
       'Export',
       'Installation',

@@ -48,7 +48,7 @@ async function watchedContext(violations: string[]): Promise<BrowserContext> {
 /** Opens `path` in a full page load and waits for its heading. */
 async function visit(page: Page, path: string, heading: string): Promise<void> {
   await page.goto(`${web.url}${path}`);
-  await expect.poll(() => page.getByRole('heading', { name: heading, exact: true }).first().isVisible(), { message: `${path} shows '${heading}'` }).toBe(true);
+  await expect.poll(() => page.getByRole('heading', { name: heading, exact: true }).first().isVisible(), { message: `${path} shows '${heading}'`, timeout: 10_000 }).toBe(true);
 }
 
 /** The screens of spec section 2 and the heading each renders. */
@@ -81,6 +81,7 @@ const ownerScreens = [
   ['/analytics', 'Analytics & Consent'],
   ['/website-analytics', 'Website Analytics'],
   ['/recommendations', 'Recommendations'],
+  ['/leads', 'Leads'],
 ] as const;
 
 const adminScreens = [
@@ -96,6 +97,7 @@ const adminScreens = [
   ['/analytics', 'Analytics & Consent'],
   ['/website-analytics', 'Website Analytics'],
   ['/recommendations', 'Recommendations'],
+  ['/leads', 'Leads'],
 ] as const;
 
 describe('the violation listener', () => {

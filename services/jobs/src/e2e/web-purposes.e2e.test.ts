@@ -77,7 +77,8 @@ async function consentColumn(region: Locator, column: number): Promise<string[]>
 /** The card's two lists: acceptance per purpose and the split by method, as text. */
 async function purposeCard(target: Page) {
   const card = target.getByRole('region', { name: 'Consent by purpose' });
-  await expect.poll(() => card.getByRole('region', { name: 'How visitors chose' }).isVisible()).toBe(true);
+  // A deadline, not a duration: the dashboard loads several queries at once.
+  await expect.poll(() => card.getByRole('region', { name: 'How visitors chose' }).isVisible(), { timeout: 10_000 }).toBe(true);
   return {
     rates: await card.getByRole('region', { name: 'Acceptance rate' }).getByRole('listitem').allTextContents(),
     split: await card.getByRole('region', { name: 'How visitors chose' }).getByRole('listitem').allTextContents(),
@@ -96,6 +97,8 @@ describe('an owner whose banner asks for purposes one by one', () => {
     expect(await checkbox('Analytics').isChecked()).toBe(true);
     expect(await checkbox('Marketing').isChecked()).toBe(true);
     expect(await checkbox('Identification').isChecked()).toBe(false);
+    // Identification is not ticked on its own: the Lead identification switch decides it.
+    expect(await checkbox('Identification').isDisabled()).toBe(true);
     expect(await checkbox('Necessary').isDisabled()).toBe(true);
     const lifetime = page.getByLabel('Consent lifetime (months)');
     expect(await lifetime.inputValue()).toBe('12');
@@ -104,7 +107,9 @@ describe('an owner whose banner asks for purposes one by one', () => {
     for (const name of ['Preferences', 'Analytics', 'Marketing']) await checkbox(name).uncheck();
     await expect.poll(() => purposes.getByText('Choose at least one purpose to ask for.').isVisible()).toBe(true);
     expect(await save.isDisabled()).toBe(true);
-    for (const name of ['Analytics', 'Marketing', 'Identification']) await checkbox(name).check();
+    for (const name of ['Analytics', 'Marketing']) await checkbox(name).check();
+    await page.getByRole('switch', { name: 'Identify visitors who allow it' }).click();
+    await expect.poll(() => checkbox('Identification').isChecked()).toBe(true);
     await expect.poll(() => purposes.getByText('Choose at least one purpose to ask for.').count()).toBe(0);
 
     await page.getByRole('button', { name: 'Add service' }).click();

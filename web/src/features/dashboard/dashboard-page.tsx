@@ -1,6 +1,6 @@
 // The Dashboard (/dashboard, /admin): four stat cards with trends computed from the daily counts, the
-// Consent Trends chart, the top three websites, consent by purpose and the ten most recent consent
-// choices.
+// Consent Trends chart, the top three websites, identified visitors with the measured identification
+// rate, consent by purpose and the ten most recent consent choices.
 import { useQuery } from '@tanstack/react-query';
 import { Ban, ChartPie, Globe, TrendingDown, TrendingUp, Minus, Users, type LucideIcon } from 'lucide-react';
 import { lazy, Suspense } from 'react';
@@ -12,6 +12,7 @@ import { formatNumber, formatRate } from '../../lib/format';
 import { useSession } from '../auth/use-session';
 import { ConsentRecordsList } from '../consents/consent-records-list';
 import { DeadLettersNotice } from '../dead-letters/dead-letters-notice';
+import { IdentifiedVisitorsCard } from '../leads/identified-visitors-card';
 import { OwnerOverQuotaNotice } from '../subscription/over-quota-notice';
 import { PurposeStatsCard } from '../stats/purpose-stats-card';
 import { recentConsentsQueryOptions } from '../consents/queries';
@@ -99,6 +100,8 @@ export function DashboardPage() {
         </Card>
         <TopWebsitesCard />
       </div>
+
+      <IdentifiedVisitorsCard className="mt-6" />
 
       <PurposeStatsCard className="mt-6" description="Acceptance per purpose and how visitors chose, across your websites, all time" />
 

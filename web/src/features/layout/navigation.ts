@@ -1,7 +1,7 @@
 // The sidebar's navigation (spec "Shared layout"), in the spec's order. Admin mode uses the /admin
 // prefix for Websites, Export, Installation, Setup Guide and Settings and adds Website Editor and User
 // Management; user mode uses the /user prefix. Website Analytics, Analytics & Consent and
-// Recommendations have one route for both modes. `to` is typed by the generated route tree, so every entry is a real route.
+// Recommendations have one route for both modes, as has Leads (an admin sees every website's leads). `to` is typed by the generated route tree, so every entry is a real route.
 import {
   BookOpen,
   ChartColumn,
@@ -12,6 +12,7 @@ import {
   Lightbulb,
   PenLine,
   Settings,
+  UserCheck,
   Users,
   Wrench,
   type LucideIcon,
@@ -33,6 +34,7 @@ export function getNavigation(mode: NavigationMode): NavigationItem[] {
     { label: 'Websites', to: admin ? '/admin/websites' : '/user/websites', icon: Globe },
     { label: 'Website Analytics', to: '/website-analytics', icon: ChartColumn },
     { label: 'Analytics & Consent', to: '/analytics', icon: ChartLine },
+    { label: 'Leads', to: '/leads', icon: UserCheck },
     { label: 'Recommendations', to: '/recommendations', icon: Lightbulb },
     { label: 'Export', to: admin ? '/admin/export' : '/user/export', icon: Download },
     { label: 'Installation', to: admin ? '/admin/installation' : '/user/installation', icon: Wrench },

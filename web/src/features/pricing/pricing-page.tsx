@@ -14,10 +14,10 @@ import { PublicHeader } from '../site/public-header';
 import { subscriptionPlansQueryOptions, type SubscriptionPlan } from '../subscription/queries';
 import {
   featuredPlanName,
+  formatDataTypes,
+  formatPerResolution,
   getAnnualSavingsCents,
-  getDataTypes,
   getPlanPriceCents,
-  perResolutionRates,
   shownFeatureCount,
   sortPlansByPrice,
   type BillingPeriod,
@@ -119,7 +119,8 @@ export function PricingPage() {
 function PlanCard({ plan, period }: { plan: SubscriptionPlan; period: BillingPeriod }) {
   const featured = plan.name === featuredPlanName;
   const priceCents = getPlanPriceCents(plan.price, period);
-  const rate = perResolutionRates[plan.name];
+  const dataTypes = formatDataTypes(plan.dataTypes);
+  const perResolution = formatPerResolution(plan.perResolutionCents);
 
   return (
     <Card
@@ -150,8 +151,8 @@ function PlanCard({ plan, period }: { plan: SubscriptionPlan; period: BillingPer
             {formatNumber(plan.maxWebsites)} {plan.maxWebsites === 1 ? 'website' : 'websites'}
           </li>
           <li>{formatNumber(plan.maxConsentsPerMonth)} consents per month</li>
-          <li>Data types: {getDataTypes(plan.name)}</li>
-          {rate !== undefined ? <li>${rate.toFixed(2)} per resolution</li> : null}
+          {dataTypes ? <li>Data types: {dataTypes}</li> : null}
+          {perResolution ? <li>{perResolution}</li> : null}
         </ul>
         <ul className="space-y-2 text-sm" aria-label={`${plan.displayName} features`}>
           {plan.features.slice(0, shownFeatureCount).map((feature) => (

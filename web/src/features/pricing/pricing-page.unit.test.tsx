@@ -4,7 +4,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { jsonResponse, renderInApp, stubFetch } from '../../test/render';
-import { getAnnualSavingsCents, getPlanPriceCents } from './pricing';
+import { formatDataTypes, formatPerResolution, getAnnualSavingsCents, getPlanPriceCents } from './pricing';
 import { PricingPage } from './pricing-page';
 
 const plans = [
@@ -17,6 +17,8 @@ const plans = [
     maxWebsites: 10,
     maxConsentsPerMonth: 100000,
     features: ['One', 'Two', 'Three', 'Four', 'Five'],
+    perResolutionCents: 25,
+    dataTypes: ['b2c', 'b2b'],
   },
   {
     id: 'p-free',
@@ -26,6 +28,8 @@ const plans = [
     maxWebsites: 1,
     maxConsentsPerMonth: 15,
     features: ['Basic banner'],
+    perResolutionCents: null,
+    dataTypes: ['b2c'],
   },
 ];
 
@@ -34,6 +38,23 @@ describe('pricing rules', () => {
     expect(getPlanPriceCents(2900, 'monthly')).toBe(2900);
     expect(getPlanPriceCents(2900, 'annual')).toBe(29000);
     expect(getAnnualSavingsCents(2900)).toBe(5800);
+  });
+});
+
+describe('plan catalogue figures', () => {
+  it('quotes per-resolution rates in dollars with cents, and none for a plan that bills none', () => {
+    expect(formatPerResolution(29)).toBe('$0.29 per resolution');
+    expect(formatPerResolution(20)).toBe('$0.20 per resolution');
+    expect(formatPerResolution(100)).toBe('$1.00 per resolution');
+    expect(formatPerResolution(null)).toBeNull();
+    expect(formatPerResolution(undefined)).toBeNull();
+  });
+
+  it('names data types B2B first, as the spec writes them', () => {
+    expect(formatDataTypes(['b2c'])).toBe('B2C');
+    expect(formatDataTypes(['b2c', 'b2b'])).toBe('B2B and B2C');
+    expect(formatDataTypes([])).toBeNull();
+    expect(formatDataTypes(undefined)).toBeNull();
   });
 });
 
@@ -74,5 +95,23 @@ describe('pricing page', () => {
     expect(await screen.findByText(/Upgrades take effect immediately/)).toHaveTextContent(
       'Downgrades take effect at the next billing cycle',
     );
+  });
+
+  it('shows the per-resolution rate and data types the plan catalogue gives, and nothing of its own', async () => {
+    stubFetch({
+      'GET /api/subscription-plans': () =>
+        jsonResponse([...plans, { id: 'p-x', name: 'basic', displayName: 'Basic', price: 1900, maxWebsites: 3, maxConsentsPerMonth: 50000, features: [] }]),
+    });
+    renderInApp(<PricingPage />);
+    const pro = await screen.findByLabelText('Pro');
+    expect(within(pro).getByText('$0.25 per resolution')).toBeInTheDocument();
+    expect(within(pro).getByText('Data types: B2B and B2C')).toBeInTheDocument();
+    const free = screen.getByLabelText('Free');
+    expect(within(free).getByText('Data types: B2C')).toBeInTheDocument();
+    expect(within(free).queryByText(/per resolution/)).not.toBeInTheDocument();
+    // A plan the catalogue gives no rate or data types gets none made up (basic's $0.29 was once hard-coded).
+    const basic = screen.getByLabelText('Basic');
+    expect(within(basic).queryByText(/per resolution/)).not.toBeInTheDocument();
+    expect(within(basic).queryByText(/Data types/)).not.toBeInTheDocument();
   });
 });

@@ -1,5 +1,6 @@
 // The Subscription screen (/subscription): the owner's plan and how much of its website and monthly
-// consent limits are used, with an upgrade alert from 75% on either.
+// consent limits are used, with an upgrade alert from 75% on either, and this month's resolutions
+// (visitors identified for the first time this month) with what they cost at the plan's rate.
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { Check, TriangleExclamationPoint } from 'lucide-react';
@@ -8,12 +9,13 @@ import { LoadingState } from '../../components/query-state';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
-import { formatPrice } from '../../lib/format';
+import { formatNumber, formatPrice } from '../../lib/format';
+import { formatPerResolutionPrice } from '../pricing/pricing';
 import { useSession } from '../auth/use-session';
-import { subscriptionUsageQueryOptions } from './queries';
+import { subscriptionPlansQueryOptions, subscriptionUsageQueryOptions, type SubscriptionUsage } from './queries';
 import { OverQuotaNotice } from './over-quota-notice';
 import { UsageBar } from './usage-bar';
-import { getUsagePercent, needsUsageAlert } from './usage';
+import { getResolutionCostCents, getUsagePercent, needsUsageAlert } from './usage';
 
 export function SubscriptionPage() {
   const usage = useQuery(subscriptionUsageQueryOptions());
@@ -91,9 +93,37 @@ export function SubscriptionPage() {
           <CardContent className="space-y-6">
             <UsageBar label="Websites" current={currentWebsites} max={user.maxWebsites} />
             <UsageBar label="Consents this month" current={currentMonthConsents} max={user.maxConsentsPerMonth} />
+            <ResolutionsLine usage={usage.data} tier={session.user?.subscriptionTier ?? null} />
           </CardContent>
         </Card>
       </div>
     </>
+  );
+}
+
+/**
+ * Resolutions have no limit, so a line rather than a bar: the count, and its cost when the plan bills
+ * resolutions. The rate is the usage's plan's, else the published plan of the owner's tier.
+ */
+function ResolutionsLine({ usage, tier }: { usage: SubscriptionUsage; tier: string | null }) {
+  const plans = useQuery({ ...subscriptionPlansQueryOptions(), enabled: usage.subscriptionPlan?.perResolutionCents === undefined });
+  const rate = usage.subscriptionPlan?.perResolutionCents ?? plans.data?.find((plan) => plan.name === tier)?.perResolutionCents ?? null;
+  const resolutions = usage.resolutionsThisMonth ?? 0;
+  const cost = getResolutionCostCents(resolutions, rate);
+  return (
+    <div className="space-y-1 border-t pt-4" role="group" aria-labelledby="resolutions-label">
+      <div className="flex items-center justify-between gap-2 text-sm">
+        <span id="resolutions-label" className="font-medium">
+          Resolutions this month
+        </span>
+        <span className="text-muted-foreground">{formatNumber(resolutions)}</span>
+      </div>
+      <p className="text-xs text-muted-foreground">
+        {cost !== null && rate !== null
+          ? `${formatPerResolutionPrice(cost)} at ${formatPerResolutionPrice(rate)} per resolution. `
+          : 'Your plan bills no resolutions. '}
+        A resolution is a visitor identified for the first time in a month.
+      </p>
+    </div>
   );
 }

@@ -21,3 +21,12 @@ export function getUsageLevel(percent: number): UsageLevel {
 export function needsUsageAlert(...percents: number[]): boolean {
   return percents.some((percent) => percent >= usageWarningPercent);
 }
+
+/**
+ * What this month's resolutions cost at the plan's rate, in cents; null when the plan bills none
+ * (or its rate is unknown), so no price is shown that the plan does not charge.
+ */
+export function getResolutionCostCents(resolutions: number, perResolutionCents: number | null | undefined): number | null {
+  if (perResolutionCents === null || perResolutionCents === undefined) return null;
+  return resolutions * perResolutionCents;
+}

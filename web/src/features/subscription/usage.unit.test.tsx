@@ -1,10 +1,10 @@
 // Usage levels (spec sections 4 and 9): green below 75%, yellow from 75 to under 90, red from 90;
 // the upgrade alert appears at 75% of either limit.
-import { screen } from '@testing-library/react';
+import { screen, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { jsonResponse, renderInApp, stubFetch } from '../../test/render';
 import { SubscriptionPage } from './subscription-page';
-import { getUsageLevel, getUsagePercent, needsUsageAlert } from './usage';
+import { getResolutionCostCents, getUsageLevel, getUsagePercent, needsUsageAlert } from './usage';
 import { UsageBar } from './usage-bar';
 
 describe('usage levels', () => {
@@ -93,6 +93,54 @@ describe('subscription page', () => {
       renderInApp(<SubscriptionPage />);
       expect(await screen.findByText('Unable to load subscription data')).toBeInTheDocument();
       expect(screen.getByRole('link', { name: 'Back to Dashboard' })).toHaveAttribute('href', '/dashboard');
+    });
+  });
+
+  describe('resolutions this month', () => {
+    it('costs each resolution at the plan rate, and nothing on a plan that bills none', () => {
+      expect(getResolutionCostCents(12, 29)).toBe(348);
+      expect(getResolutionCostCents(0, 25)).toBe(0);
+      expect(getResolutionCostCents(12, null)).toBeNull();
+      expect(getResolutionCostCents(12, undefined)).toBeNull();
+    });
+
+    it("shows the count and its cost at the usage's plan rate", async () => {
+      stubFetch({
+        'GET /api/subscription/usage': () =>
+          jsonResponse({ ...usageAnswer(1, 10), subscriptionPlan: { ...usageAnswer(1, 10).subscriptionPlan, perResolutionCents: 29 }, resolutionsThisMonth: 12 }),
+      });
+      renderInApp(<SubscriptionPage />);
+      const line = await screen.findByRole('group', { name: 'Resolutions this month' });
+      expect(line).toHaveTextContent('12');
+      expect(line).toHaveTextContent('$3.48 at $0.29 per resolution.');
+    });
+
+    it("takes the rate from the published plan of the owner's tier when the usage has none", async () => {
+      const { requests } = stubFetch({
+        'GET /api/subscription/usage': () => jsonResponse({ ...usageAnswer(1, 10), resolutionsThisMonth: 1000 }),
+        'GET /api/auth/user': () => jsonResponse({ id: 'u1', email: 'owner@example.com', subscriptionTier: 'pro' }),
+        'GET /api/subscription-plans': () =>
+          jsonResponse([
+            { id: 'basic', name: 'basic', displayName: 'Basic', price: 1900, maxWebsites: 3, maxConsentsPerMonth: 50000, features: [], perResolutionCents: 29 },
+            { id: 'pro', name: 'pro', displayName: 'Pro', price: 4900, maxWebsites: 10, maxConsentsPerMonth: 100000, features: [], perResolutionCents: 25 },
+          ]),
+      });
+      renderInApp(<SubscriptionPage />);
+      const line = await screen.findByRole('group', { name: 'Resolutions this month' });
+      expect(line).toHaveTextContent('1,000');
+      expect(await within(line).findByText(/\$250\.00 at \$0\.25 per resolution\./)).toBeInTheDocument();
+      expect(requests.map((request) => request.url)).toContain('/api/subscription-plans');
+    });
+
+    it('says a plan without a rate bills no resolutions', async () => {
+      stubFetch({
+        'GET /api/subscription/usage': () =>
+          jsonResponse({ ...usageAnswer(1, 10), subscriptionPlan: { ...usageAnswer(1, 10).subscriptionPlan, perResolutionCents: null }, resolutionsThisMonth: 3 }),
+      });
+      renderInApp(<SubscriptionPage />);
+      const line = await screen.findByRole('group', { name: 'Resolutions this month' });
+      expect(line).toHaveTextContent('Your plan bills no resolutions.');
+      expect(line).not.toHaveTextContent('$');
     });
   });
 });

@@ -1,8 +1,8 @@
 // The search parameters of /website-analytics: which website's detail is open, and which tab.
 // Kept in the URL so the detail can be linked to (Recommendations links to a website's Settings tab,
-// `tab=scan` is its Cookie scan) and the browser's Back button returns to the cards.
+// `tab=scan` is its Cookie scan, `tab=webhooks` its Webhooks) and the browser's Back button returns to the cards.
 
-export const websiteAnalyticsTabs = ['consent', 'traffic', 'settings', 'scan'] as const;
+export const websiteAnalyticsTabs = ['consent', 'traffic', 'settings', 'scan', 'webhooks'] as const;
 export type WebsiteAnalyticsTab = (typeof websiteAnalyticsTabs)[number];
 
 export interface WebsiteAnalyticsSearch {

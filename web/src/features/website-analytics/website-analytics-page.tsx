@@ -1,6 +1,6 @@
 // The Website Analytics screen (/website-analytics): a card per website with its consent figures;
-// opening one shows its detail with the tabs Consent Data, Traffic Analytics, Settings and Cookie
-// scan (loaded lazily: the scanner's report is a screen of its own, downloaded when opened). Which
+// opening one shows its detail with the tabs Consent Data, Traffic Analytics, Settings, Cookie scan
+// and Webhooks (the last two loaded lazily: screens of their own, downloaded when opened). Which
 // website and tab are open lives in the URL (`?website=…&tab=…`), handed in by the route.
 import { useQuery } from '@tanstack/react-query';
 import { ArrowLeft, ChartColumn, Globe } from 'lucide-react';
@@ -24,6 +24,7 @@ import { ConsentDataTab } from './consent-data-tab';
 import type { WebsiteAnalyticsSearch, WebsiteAnalyticsTab } from './search';
 
 const CookieScanTab = lazy(() => import('../scans/cookie-scan-tab'));
+const WebhooksTab = lazy(() => import('../webhooks/webhooks-tab'));
 
 export interface WebsiteAnalyticsPageProps {
   websiteId?: string;
@@ -142,6 +143,7 @@ function WebsiteDetail({ website, tab, onNavigate }: { website: Website; tab: We
           <TabsTrigger value="traffic">Traffic Analytics</TabsTrigger>
           <TabsTrigger value="settings">Settings</TabsTrigger>
           <TabsTrigger value="scan">Cookie scan</TabsTrigger>
+          <TabsTrigger value="webhooks">Webhooks</TabsTrigger>
         </TabsList>
         <TabsContent value="consent">
           <ConsentDataTab websiteId={website.id} />
@@ -154,7 +156,7 @@ function WebsiteDetail({ website, tab, onNavigate }: { website: Website; tab: We
             <CardHeader>
               <CardTitle>Website settings</CardTitle>
               <CardDescription>
-                Data retention, IP address storage, the banner, the consent purposes it asks for, its languages and the rules by region on{' '}
+                Data retention, IP address storage, the banner, the consent purposes it asks for, its languages, the rules by region and Lead identification on{' '}
                 {website.name}.
               </CardDescription>
             </CardHeader>
@@ -166,6 +168,11 @@ function WebsiteDetail({ website, tab, onNavigate }: { website: Website; tab: We
         <TabsContent value="scan">
           <Suspense fallback={<LoadingState />}>
             <CookieScanTab websiteId={website.id} />
+          </Suspense>
+        </TabsContent>
+        <TabsContent value="webhooks">
+          <Suspense fallback={<LoadingState />}>
+            <WebhooksTab websiteId={website.id} />
           </Suspense>
         </TabsContent>
       </Tabs>

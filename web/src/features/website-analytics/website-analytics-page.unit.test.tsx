@@ -40,6 +40,7 @@ function stubApi() {
         consentLifetimeMonths: 12,
       }),
     'GET /api/websites/w1/scans': () => jsonResponse([]),
+    'GET /api/websites/w1/webhooks': () => jsonResponse([]),
     'GET /api/websites': () => jsonResponse(websites),
     'GET /api/stats/websites': () =>
       jsonResponse([
@@ -146,6 +147,14 @@ describe('website analytics page', () => {
     expect(requests.map((request) => request.url)).toContain('/api/websites/w1/scans');
   });
 
+  it('loads the Webhooks tab when the route says so', async () => {
+    const { requests } = stubApi();
+    renderInApp(<WebsiteAnalyticsPage websiteId="w1" tab="webhooks" onNavigate={vi.fn()} />);
+    expect(await screen.findByRole('tab', { name: 'Webhooks' })).toHaveAttribute('aria-selected', 'true');
+    expect(await screen.findByText('No webhook endpoints yet')).toBeInTheDocument();
+    expect(requests.map((request) => request.url)).toContain('/api/websites/w1/webhooks');
+  });
+
   it("says 'No websites found' for a website that is not there", async () => {
     stubApi();
     const onNavigate = vi.fn();
@@ -160,6 +169,7 @@ describe('parseWebsiteAnalyticsSearch', () => {
   it('keeps a website and a known tab, and drops anything else', () => {
     expect(parseWebsiteAnalyticsSearch({ website: 'w1', tab: 'settings' })).toEqual({ website: 'w1', tab: 'settings' });
     expect(parseWebsiteAnalyticsSearch({ website: 'w1', tab: 'scan' })).toEqual({ website: 'w1', tab: 'scan' });
+    expect(parseWebsiteAnalyticsSearch({ website: 'w1', tab: 'webhooks' })).toEqual({ website: 'w1', tab: 'webhooks' });
     expect(parseWebsiteAnalyticsSearch({ website: 'w1', tab: 'nope' })).toEqual({ website: 'w1' });
     expect(parseWebsiteAnalyticsSearch({ tab: 'settings' })).toEqual({});
     expect(parseWebsiteAnalyticsSearch({ website: 42 })).toEqual({});

@@ -1,6 +1,6 @@
 // The consent-purpose parts of the website settings form: which optional purposes the banner asks for
-// (a checkbox each, at least one; Necessary is always on) and the services and cookies it lists under
-// them (rows to add and remove). The form owns the state; these draw it and report changes.
+// (a checkbox each, at least one; Necessary is always on; Identification shown but switched under
+// Lead identification only) and the services and cookies it lists under them (rows to add and remove). The form owns the state; these draw it and report changes.
 import { Plus, Trash2 } from 'lucide-react';
 import { useId, type ReactNode } from 'react';
 import { Button } from '../../components/ui/button';
@@ -22,12 +22,19 @@ import {
   type Checked,
 } from './validation';
 
+/** The purposes an owner ticks here; identification is switched under Lead identification only. */
+export const checklistPurposes = optionalPurposes.filter((purpose) => purpose !== 'identification');
+
 export function PurposeCheckboxes({
   value,
+  identification,
   problem,
   onChange,
 }: {
+  /** The purposes ticked here (identification is never among them). */
   value: readonly OptionalPurpose[];
+  /** Whether Lead identification is on: shown, not changed, here. */
+  identification: boolean;
   problem: string | null;
   onChange: (purposes: OptionalPurpose[]) => void;
 }) {
@@ -49,7 +56,7 @@ export function PurposeCheckboxes({
             </p>
           </div>
         </li>
-        {optionalPurposes.map((purpose) => {
+        {checklistPurposes.map((purpose) => {
           const checkboxId = `${id}-${purpose}`;
           return (
             <li key={purpose} className="flex items-start gap-3">
@@ -72,6 +79,21 @@ export function PurposeCheckboxes({
             </li>
           );
         })}
+        <li className="flex items-start gap-3">
+          <Checkbox
+            id={`${id}-identification`}
+            className="mt-0.5"
+            checked={identification}
+            disabled
+            aria-describedby={`${id}-identification-hint`}
+          />
+          <div className="space-y-1">
+            <Label htmlFor={`${id}-identification`}>{purposeLabels.identification}</Label>
+            <p id={`${id}-identification-hint`} className="text-xs text-muted-foreground">
+              {purposeDescriptions.identification} Asked when Lead identification is on (below), never on its own.
+            </p>
+          </div>
+        </li>
       </ul>
     </fieldset>
   );

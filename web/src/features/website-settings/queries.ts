@@ -8,7 +8,8 @@ import type { BannerLanguage } from '../../lib/banner-languages';
 import type { OptionalPurpose } from '../../lib/purposes';
 import type { BannerPosition, BannerTheme } from '../../lib/snippet';
 import { loadShippedTexts, type TextOverrides } from './banner-texts';
-import type { ConsentRule } from './validation';
+
+import type { ConsentRule, IdentificationForms } from './validation';
 
 export type IpAddressMode = 'truncated' | 'full';
 
@@ -33,6 +34,14 @@ export interface WebsiteSettings {
   regionRules: RegionRules;
   /** Ask for consent (opt-in) everywhere, whatever the region. */
   forceOptIn: boolean;
+  /**
+   * Lead identification: the banner offers the identification purpose. Set through this flag only
+   * (the purposes checklist does not offer it on its own); absent from an api that predates it, when
+   * `purposes` tells.
+   */
+  identification?: boolean;
+  /** Which forms identify a visitor who allowed it (default `all`). */
+  identificationForms?: IdentificationForms;
 }
 
 export type RegionRules = Partial<Record<string, ConsentRule>>;
@@ -59,6 +68,8 @@ const widgetConfigInputs = [
   'defaultLanguage',
   'textOverrides',
   'forceOptIn',
+  'identification',
+  'identificationForms',
 ] as const satisfies readonly (keyof WebsiteSettings)[];
 
 export function websiteSettingsQueryOptions(websiteId: string) {

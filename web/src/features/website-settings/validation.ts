@@ -158,3 +158,21 @@ export function checkRegionCode(input: string): Checked<string> {
   const code = input.trim().toUpperCase();
   return regionCodePattern.test(code) ? { ok: true, value: code } : { ok: false, problem: regionCodeProblem };
 }
+
+// Lead identification: which forms identify a visitor who allowed it (events/src/website.ts).
+
+export const identificationFormModes = ['all', 'marked'] as const;
+export type IdentificationForms = (typeof identificationFormModes)[number];
+export const defaultIdentificationForms: IdentificationForms = 'all';
+
+/** The id of the Lead identification section, so the Leads screen can link straight to it. */
+export const leadIdentificationAnchor = 'lead-identification';
+
+export const identificationFormLabels: Record<IdentificationForms, string> = {
+  all: 'All forms with an email field, except those marked data-consentry-identify="off"',
+  marked: 'Only forms marked data-consentry-identify',
+};
+
+export function isIdentificationForms(value: unknown): value is IdentificationForms {
+  return identificationFormModes.some((mode) => mode === value);
+}

@@ -1,9 +1,9 @@
 // Edits one website's settings. `privacy` shows what Settings → Privacy offers (retention period and
 // IP address storage); `all` adds the banner defaults, privacy policy link, policy version, the
 // consent purposes with the services and cookies listed under them, the consent lifetime, the
-// banner's languages (default language and the owner's own wording) and the rules by region (the
-// Settings tab of /website-analytics). The form fills from the loaded settings and sends only what
-// changed; Save stays off while a field is invalid or nothing changed.
+// banner's languages (default language and the owner's own wording), the rules by region and Lead
+// identification (the Settings tab of /website-analytics). The form fills from the loaded settings
+// and sends only what changed; Save stays off while a field is invalid or nothing changed.
 import { useQuery } from '@tanstack/react-query';
 import { useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { LoadingState } from '../../components/query-state';
@@ -15,7 +15,7 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '.
 import { Switch } from '../../components/ui/switch';
 import { getErrorStatus, getServerMessage } from '../../lib/api';
 import { defaultBannerLanguage, isBannerLanguage, type BannerLanguage } from '../../lib/banner-languages';
-import type { OptionalPurpose } from '../../lib/purposes';
+import { sortPurposes, type OptionalPurpose } from '../../lib/purposes';
 import type { BannerPosition, BannerTheme } from '../../lib/snippet';
 import {
   BannerTextsEditor,
@@ -24,6 +24,7 @@ import {
   toTextOverrides,
   type TextOverrideDrafts,
 } from './language-fields';
+import { LeadIdentificationFields } from './lead-identification-fields';
 import { PurposeCheckboxes, ServicesEditor, toServiceDrafts, toServices, type ServiceDraft } from './purpose-fields';
 import { RegionRulesEditor, sameRegionRules, toRegionRuleDrafts, toRegionRules, type RegionRuleDraft } from './region-rule-fields';
 import { useUpdateWebsiteSettings, websiteSettingsQueryOptions, type PurposeService, type WebsiteSettings } from './queries';
@@ -36,10 +37,14 @@ import {
   consentLifetimeMonthsMax,
   consentLifetimeMonthsMin,
   defaultConsentLifetimeMonths,
+  defaultIdentificationForms,
   defaultRetentionMonths,
+  isIdentificationForms,
+  leadIdentificationAnchor,
   promisedRetentionMonths,
   retentionMonthsMax,
   retentionMonthsMin,
+  type IdentificationForms,
 } from './validation';
 
 export type WebsiteSettingsFields = 'privacy' | 'all';
@@ -58,6 +63,44 @@ interface SettingsForm {
   textOverrides: TextOverrideDrafts;
   regionRules: RegionRuleDraft[];
   forceOptIn: boolean;
+  /** Lead identification: the banner offers the identification purpose. */
+  identification: boolean;
+  identificationForms: IdentificationForms;
+}
+
+/** Whether the saved settings have Lead identification on; an api without the flag tells it by the purposes. */
+export function savedIdentification(settings: Pick<WebsiteSettings, 'purposes' | 'identification'>): boolean {
+  return settings.identification ?? settings.purposes.includes('identification');
+}
+
+function savedIdentificationForms(settings: WebsiteSettings): IdentificationForms {
+  return isIdentificationForms(settings.identificationForms) ? settings.identificationForms : defaultIdentificationForms;
+}
+
+/** The purposes of the checklist: every asked purpose but identification, which has its own switch. */
+function checklistPurposesOf(purposes: readonly OptionalPurpose[]): OptionalPurpose[] {
+  return purposes.filter((purpose) => purpose !== 'identification');
+}
+
+/**
+ * What a save sends about purposes: the checklist's purposes (identification never among them) with
+ * the switch's `identification` beside them whenever either changed, so the api never has to guess
+ * one from the other. A banner that asks for identification alone sends it as its only purpose, as
+ * the api needs at least one.
+ */
+export function getPurposeChange(
+  form: { purposes: readonly OptionalPurpose[]; identification: boolean },
+  saved: Pick<WebsiteSettings, 'purposes' | 'identification'>,
+): Partial<Pick<WebsiteSettings, 'purposes' | 'identification'>> {
+  const change: Partial<Pick<WebsiteSettings, 'purposes' | 'identification'>> = {};
+  const checklist = checklistPurposesOf(form.purposes);
+  const purposesChanged = checklist.join() !== checklistPurposesOf(saved.purposes).join();
+  if (purposesChanged) {
+    change.purposes = checklist.length > 0 ? checklist : form.identification ? ['identification'] : [];
+    change.identification = form.identification;
+  }
+  if (form.identification !== savedIdentification(saved)) change.identification = form.identification;
+  return change;
 }
 
 function toForm(settings: WebsiteSettings): SettingsForm {
@@ -68,13 +111,15 @@ function toForm(settings: WebsiteSettings): SettingsForm {
     bannerTheme: settings.bannerTheme,
     privacyPolicyUrl: settings.privacyPolicyUrl ?? '',
     policyVersion: settings.policyVersion,
-    purposes: [...settings.purposes],
+    purposes: checklistPurposesOf(settings.purposes),
     services: toServiceDrafts(settings.services),
     consentLifetimeMonths: String(settings.consentLifetimeMonths ?? defaultConsentLifetimeMonths),
     defaultLanguage: savedDefaultLanguage(settings),
     textOverrides: Object.fromEntries(Object.entries(settings.textOverrides ?? {}).map(([language, texts]) => [language, { ...texts }])),
     regionRules: toRegionRuleDrafts(settings.regionRules ?? {}),
     forceOptIn: settings.forceOptIn ?? false,
+    identification: savedIdentification(settings),
+    identificationForms: savedIdentificationForms(settings),
   };
 }
 
@@ -121,7 +166,9 @@ function SettingsFormFields({ websiteId, saved, fields }: { websiteId: string; s
   const retention = checkRetentionMonths(form.retentionMonths);
   const privacyPolicyUrl = checkPrivacyPolicyUrl(form.privacyPolicyUrl);
   const policyVersion = checkPolicyVersion(form.policyVersion);
-  const purposes = checkPurposes(form.purposes);
+  // The banner needs one purpose at least; identification counts.
+  const askedPurposes = sortPurposes(form.identification ? [...form.purposes, 'identification'] : form.purposes);
+  const purposes = checkPurposes(askedPurposes);
   const services = toServices(form.services);
   const consentLifetime = checkConsentLifetimeMonths(form.consentLifetimeMonths);
   const textOverrides = toTextOverrides(form.textOverrides);
@@ -147,7 +194,8 @@ function SettingsFormFields({ websiteId, saved, fields }: { websiteId: string; s
     if (form.bannerTheme !== saved.bannerTheme) change.bannerTheme = form.bannerTheme;
     if (privacyPolicyUrl.ok && privacyPolicyUrl.value !== saved.privacyPolicyUrl) change.privacyPolicyUrl = privacyPolicyUrl.value;
     if (policyVersion.ok && policyVersion.value !== saved.policyVersion) change.policyVersion = policyVersion.value;
-    if (purposes.ok && purposes.value.join() !== saved.purposes.join()) change.purposes = purposes.value;
+    if (purposes.ok) Object.assign(change, getPurposeChange(form, saved));
+    if (form.identificationForms !== savedIdentificationForms(saved)) change.identificationForms = form.identificationForms;
     if (services !== null && !sameServices(services, saved.services)) change.services = services;
     if (consentLifetime.ok && consentLifetime.value !== saved.consentLifetimeMonths) change.consentLifetimeMonths = consentLifetime.value;
     if (form.defaultLanguage !== savedDefaultLanguage(saved)) change.defaultLanguage = form.defaultLanguage;
@@ -294,13 +342,14 @@ function SettingsFormFields({ websiteId, saved, fields }: { websiteId: string; s
 
           <PurposeCheckboxes
             value={form.purposes}
+            identification={form.identification}
             problem={purposes.ok ? null : purposes.problem}
             onChange={(next) => edit({ ...form, purposes: next })}
           />
 
           <ServicesEditor
             value={form.services}
-            askedPurposes={form.purposes}
+            askedPurposes={askedPurposes}
             onChange={(next) => edit({ ...form, services: next })}
             newKey={() => nextServiceKey.current++}
           />
@@ -347,6 +396,15 @@ function SettingsFormFields({ websiteId, saved, fields }: { websiteId: string; s
               newKey={() => nextRegionKey.current++}
             />
           </section>
+
+          <LeadIdentificationFields
+            id={leadIdentificationAnchor}
+            enabled={form.identification}
+            forms={form.identificationForms}
+            savedEnabled={savedIdentification(saved)}
+            onEnabledChange={(next) => edit({ ...form, identification: next })}
+            onFormsChange={(next) => edit({ ...form, identificationForms: next })}
+          />
         </>
       ) : null}
 

@@ -15,7 +15,8 @@ import {
   parseCookieNames,
   retentionProblem,
 } from './validation';
-import { WebsiteSettingsForm } from './website-settings-form';
+import type { WebsiteSettings } from './queries';
+import { getPurposeChange, WebsiteSettingsForm } from './website-settings-form';
 
 const saved = {
   retentionMonths: 24,
@@ -209,7 +210,9 @@ describe('website settings form', () => {
       expect(within(purposes).getByText('Choose at least one purpose to ask for.')).toBeInTheDocument();
       expect(screen.getByRole('button', { name: 'Save Changes' })).toBeDisabled();
 
-      await user.click(within(purposes).getByRole('checkbox', { name: 'Identification' }));
+      // Identification counts as a purpose asked, switched on under Lead identification.
+      await user.click(screen.getByRole('switch', { name: 'Identify visitors who allow it' }));
+      expect(within(purposes).getByRole('checkbox', { name: 'Identification' })).toBeChecked();
       expect(within(purposes).queryByText('Choose at least one purpose to ask for.')).not.toBeInTheDocument();
       expect(screen.getByRole('button', { name: 'Save Changes' })).toBeEnabled();
 
@@ -250,7 +253,7 @@ describe('website settings form', () => {
       const purposes = await screen.findByRole('group', { name: 'Consent purposes' });
       const user = userEvent.setup();
       await user.click(within(purposes).getByRole('checkbox', { name: 'Preferences' }));
-      await user.click(within(purposes).getByRole('checkbox', { name: 'Identification' }));
+      await user.click(screen.getByRole('switch', { name: 'Identify visitors who allow it' }));
 
       await user.click(screen.getByRole('button', { name: 'Add service' }));
       const first = screen.getByRole('group', { name: 'Service 1' });
@@ -271,7 +274,9 @@ describe('website settings form', () => {
       expect(await screen.findByText('Settings Updated')).toBeInTheDocument();
       expect(requests.filter((request) => request.method === 'PATCH').map((request) => request.body)).toEqual([
         {
-          purposes: ['analytics', 'marketing', 'identification'],
+          // The checklist's purposes, and the switch beside them: never one guessed from the other.
+          purposes: ['analytics', 'marketing'],
+          identification: true,
           services: [
             { purpose: 'marketing', name: 'Meta Pixel', description: '', cookies: ['_fbp', '_fbc'] },
             // Added while Preferences was no longer asked: it starts under the first purpose asked.
@@ -298,6 +303,104 @@ describe('website settings form', () => {
       await userEvent.setup().click(within(purposes).getByRole('checkbox', { name: 'Marketing' }));
       expect(screen.getByText('The banner does not ask for Marketing, so it does not list this service.')).toBeInTheDocument();
       expect(screen.getByRole('button', { name: 'Save Changes' })).toBeEnabled();
+    });
+  });
+
+  describe('lead identification', () => {
+    function stubSettings(settings: object = saved) {
+      return stubFetch({
+        'GET /api/websites/w1/settings': () => jsonResponse(settings),
+        'PATCH /api/websites/w1/settings': (request) => jsonResponse({ ...settings, ...(request.body as object) }),
+      });
+    }
+
+    it('shows Identification in the purposes only as the switch sets it, never to tick on its own', async () => {
+      stubSettings({ ...saved, purposes: ['analytics', 'identification'], identification: true, identificationForms: 'marked' });
+      renderInApp(<WebsiteSettingsForm websiteId="w1" fields="all" />);
+      const purposes = await screen.findByRole('group', { name: 'Consent purposes' });
+      const checkbox = within(purposes).getByRole('checkbox', { name: 'Identification' });
+      expect(checkbox).toBeChecked();
+      expect(checkbox).toBeDisabled();
+      const section = screen.getByRole('region', { name: 'Lead identification' });
+      expect(section).toHaveAttribute('aria-labelledby', 'lead-identification');
+      expect(within(section).getByRole('switch', { name: 'Identify visitors who allow it' })).toBeChecked();
+      expect(within(section).getByRole('radio', { name: 'Only forms marked data-consentry-identify' })).toBeChecked();
+      expect(
+        within(section).getByRole('radio', { name: 'All forms with an email field, except those marked data-consentry-identify="off"' }),
+      ).not.toBeChecked();
+      expect(within(section).getByText(/Consentry\?\.identify\('ada@example\.com'/)).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Save Changes' })).toBeDisabled();
+    });
+
+    it('reads Lead identification from the purposes when the api sends no flag', async () => {
+      stubSettings({ ...saved, purposes: ['marketing', 'identification'] });
+      renderInApp(<WebsiteSettingsForm websiteId="w1" fields="all" />);
+      expect(await screen.findByRole('switch', { name: 'Identify visitors who allow it' })).toBeChecked();
+      expect(screen.getByRole('radio', { name: /^All forms with an email field/ })).toBeChecked();
+      expect(screen.getByRole('button', { name: 'Save Changes' })).toBeDisabled();
+    });
+
+    it('turns it on with the switch alone, saying that every visitor is asked again', async () => {
+      const { requests } = stubSettings();
+      const { queryClient } = renderInApp(<WebsiteSettingsForm websiteId="w1" fields="all" />);
+      queryClient.setQueryData(['widget-config', 'embed-1', 'en'], { texts: {} });
+      const user = userEvent.setup();
+      const toggle = await screen.findByRole('switch', { name: 'Identify visitors who allow it' });
+      expect(toggle).not.toBeChecked();
+      await user.click(toggle);
+      expect(screen.getByText('Saving adds identification to the purposes the banner asks for, so every visitor is asked again.')).toBeInTheDocument();
+      await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+      expect(await screen.findByText('Settings Updated')).toBeInTheDocument();
+      expect(requests.filter((request) => request.method === 'PATCH').map((request) => request.body)).toEqual([{ identification: true }]);
+      // The banner's purposes changed: the widget config the Installation preview reads is stale.
+      expect(queryClient.getQueryState(['widget-config', 'embed-1', 'en'])?.isInvalidated).toBe(true);
+    });
+
+    it('saves the forms mode on its own', async () => {
+      const { requests } = stubSettings({ ...saved, identification: true, purposes: [...saved.purposes, 'identification'] });
+      renderInApp(<WebsiteSettingsForm websiteId="w1" fields="all" />);
+      const user = userEvent.setup();
+      await user.click(await screen.findByRole('radio', { name: 'Only forms marked data-consentry-identify' }));
+      await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+      expect(await screen.findByText('Settings Updated')).toBeInTheDocument();
+      expect(requests.filter((request) => request.method === 'PATCH').map((request) => request.body)).toEqual([{ identificationForms: 'marked' }]);
+    });
+
+    it('turning it off says nobody is identified from then on', async () => {
+      const { requests } = stubSettings({ ...saved, identification: true, purposes: [...saved.purposes, 'identification'] });
+      renderInApp(<WebsiteSettingsForm websiteId="w1" fields="all" />);
+      const user = userEvent.setup();
+      await user.click(await screen.findByRole('switch', { name: 'Identify visitors who allow it' }));
+      expect(
+        screen.getByText('Saving removes identification from the banner, so every visitor is asked again and nobody is identified from then on.'),
+      ).toBeInTheDocument();
+      expect(within(screen.getByRole('group', { name: 'Consent purposes' })).getByRole('checkbox', { name: 'Identification' })).not.toBeChecked();
+      await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+      expect(await screen.findByText('Settings Updated')).toBeInTheDocument();
+      expect(requests.filter((request) => request.method === 'PATCH').map((request) => request.body)).toEqual([{ identification: false }]);
+    });
+  });
+
+  describe('getPurposeChange', () => {
+    const base: Pick<WebsiteSettings, 'purposes' | 'identification'> = { purposes: ['analytics', 'identification'], identification: true };
+
+    it('sends nothing when neither the checklist nor the switch changed', () => {
+      expect(getPurposeChange({ purposes: ['analytics'], identification: true }, base)).toEqual({});
+    });
+
+    it('sends the checklist without identification, with the switch beside it', () => {
+      expect(getPurposeChange({ purposes: ['analytics', 'marketing'], identification: true }, base)).toEqual({
+        purposes: ['analytics', 'marketing'],
+        identification: true,
+      });
+    });
+
+    it('sends the switch alone when only it changed', () => {
+      expect(getPurposeChange({ purposes: ['analytics'], identification: false }, base)).toEqual({ identification: false });
+    });
+
+    it('asks for identification alone as the one purpose, since the api needs one', () => {
+      expect(getPurposeChange({ purposes: [], identification: true }, base)).toEqual({ purposes: ['identification'], identification: true });
     });
   });
 

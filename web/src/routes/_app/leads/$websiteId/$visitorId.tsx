@@ -1,0 +1,13 @@
+// `/leads/$websiteId/$visitorId`: one lead with its consent proof and timeline.
+import { createFileRoute } from '@tanstack/react-router';
+import { LeadPage } from '../../../../features/leads/lead-page';
+
+export const Route = createFileRoute('/_app/leads/$websiteId/$visitorId')({
+  component: LeadRoute,
+});
+
+function LeadRoute() {
+  const { websiteId, visitorId } = Route.useParams();
+  // Keyed by lead: another lead's page starts from its own data, not the previous one's scroll or state.
+  return <LeadPage key={`${websiteId}/${visitorId}`} websiteId={websiteId} visitorId={visitorId} />;
+}
