@@ -8,8 +8,8 @@
 // leads_identified_at or leads_search, each `(website_id, key, …) WHERE identified_at IS NOT NULL`),
 // and only those few rows per website are merged and cut to a page. The page after a cursor starts
 // inside the index at the cursor's key (`key <= cursor` is an index condition), so the 1000th page
-// costs what the first does. Search (`q`, `company`) is a prefix match written as an explicit byte
-// range (`~>=~ q AND ~<~ q+1`) that the text_pattern_ops indexes answer; Postgres picks the search
+// costs what the first does. `company` is one company, read in the list's order through its own
+// index. Search (`q`) is a prefix match written as an explicit byte range (`~>=~ q AND ~<~ q+1`) that the text_pattern_ops indexes answer; Postgres picks the search
 // index for a rare prefix and the sort index for a common one. The email of a lead is matched from its
 // start only (`ada` finds ada@…, not …@ada.com): a domain match would need an index the table does
 // not have, and without one every search would read every lead. Checked with EXPLAIN on 300,000 leads
@@ -33,8 +33,8 @@ export const maxLeadTimelineEntries = 500;
 
 /**
  * What narrows the list. `q` is a prefix of the lead's search text (lower-cased: the email, or for a
- * lead without one its name or company — `leads.search_text`); `company` a prefix of the company
- * shown (enrichment, form or network organisation), case-insensitive; `from`/`to` bound when the lead
+ * lead without one its name or company — `leads.search_text`); `company` the company shown
+ * (enrichment, form or network organisation), exactly but case-insensitive; `from`/`to` bound when the lead
  * was identified (`from` inclusive, `to` exclusive, ISO instants).
  */
 export interface LeadFilters {
@@ -207,10 +207,9 @@ function filterConditions(filters: LeadFilters, params: ReturnType<typeof parame
   }
   const company = filters.company?.trim().toLowerCase() ?? '';
   if (company !== '') {
-    conditions.push(`lower(${table}.display_company) ~>=~ ${params.add(company, 'text')}`);
-    const upper = prefixUpperBound(company);
-    if (upper !== null) conditions.push(`lower(${table}.display_company) ~<~ ${params.add(upper, 'text')}`);
-    shape.push(upper === null ? 'company-open' : 'company');
+    // Exact (case-insensitive): read in the list's order through leads_company_last_seen.
+    conditions.push(`lower(${table}.display_company) = ${params.add(company, 'text')}`);
+    shape.push('company');
   }
   if (filters.status) {
     conditions.push(`${table}.consent_status = ${params.add(filters.status, 'text')}`);
@@ -329,7 +328,7 @@ async function readSegment(
   // A prefix search is as selective as its prefix: 'u' matches half the leads, 'ada.lovelace@' one.
   // Such statements stay unnamed, so Postgres plans each with its values (the search index for a
   // rare prefix, the sort index for a common one) rather than settling on one generic plan.
-  const prefixSearch = shape.some((part) => part.startsWith('q') || part.startsWith('company'));
+  const prefixSearch = shape.some((part) => part.startsWith('q'));
   const { rows } = await db.query<LeadRow & { sort_key: string | null }>(
     prefixSearch ? { text: `/* ${name} */ ${text}`, values: params.values } : { name, text, values: params.values },
   );

@@ -126,7 +126,7 @@ const filterFields = {
     .max(254)
     .optional()
     .meta({ description: 'The start of the email (case-insensitive); for a lead without one, of its name or company' }),
-  company: z.string().trim().max(200).optional().meta({ description: 'The start of the company name (case-insensitive)' }),
+  company: z.string().trim().max(200).optional().meta({ description: 'The company name, exactly (case-insensitive)' }),
   enrichment: z.enum(leadEnrichmentStatuses).optional(),
   from: dayOrInstant.optional().meta({ description: 'Identified at or after this day or instant' }),
   to: dayOrInstant.optional().meta({ description: 'Identified on or before this day, or before this instant' }),
@@ -306,7 +306,7 @@ export const leadRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async (app, { poo
         summary: 'Identified visitors (leads) of the viewer’s websites: search, filters, sort, keyset pagination',
         description:
           'Only visitors who allowed identification and were identified. `q` matches the start of the email (or, without one, of the name or company); ' +
-          '`company` the start of the company; `from`/`to` when the lead was identified. Follow `nextCursor` until it is null: every lead is on exactly one page. ' +
+          '`company` one company (exact name, case-insensitive); `from`/`to` when the lead was identified. Follow `nextCursor` until it is null: every lead is on exactly one page. ' +
           "Another owner's website answers 404.",
         querystring: listQuery,
         response: { 200: leadsPageAnswer, ...errorsFor(400, 401, 404) },

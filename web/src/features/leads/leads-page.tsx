@@ -250,7 +250,7 @@ function LeadFilters({ search, websites, onChange }: { search: LeadsSearch; webs
           <Label htmlFor={`${id}-company`}>Company</Label>
           <DebouncedInput
             id={`${id}-company`}
-            placeholder="Start of a company name"
+            placeholder="Company name, exactly"
             value={search.company ?? ''}
             onCommit={(company) => onChange({ ...search, company }, { replace: true })}
           />
