@@ -302,12 +302,18 @@ describe('the leads list', () => {
     ['limit=201', 'limit'],
     ['from=2025-03-05&to=2025-03-01', '`from` must be before `to`'],
     ['from=yesterday', 'from'],
+    ['from=null&to=2030-09-06', 'from'],
+    ['from=2025-03-01&to=%25', 'to'],
     [`q=${'a'.repeat(255)}`, 'q'],
     ['owner=someone', 'owner'],
-  ])('refuses %s with 400 naming the problem', async (query, named) => {
-    const response = await get(listOwner(), `/api/leads?${query}`);
-    expect(response.statusCode).toBe(400);
-    expect(response.json().error.message).toContain(named);
+  ])('refuses %s with 400 naming the problem, on the list and the export', async (query, named) => {
+    // The export takes the list's filters but no status, sort or limit.
+    const paths = /^(status|sort|limit)=/.test(query) ? ['/api/leads'] : ['/api/leads', '/api/leads/export.csv'];
+    for (const path of paths) {
+      const response = await get(listOwner(), `${path}?${query}`);
+      expect(response.statusCode, path).toBe(400);
+      expect(response.json().error.message).toContain(named);
+    }
   });
 
   it('refuses a cursor it did not give out, or one of another sort, with 400', async () => {

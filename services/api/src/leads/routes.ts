@@ -132,8 +132,15 @@ const filterFields = {
   to: dayOrInstant.optional().meta({ description: 'Identified on or before this day, or before this instant' }),
 };
 
-const rangeIsOrdered = (query: { from?: string; to?: string }) =>
-  query.from === undefined || query.to === undefined || fromInstant(query.from) < toInstant(query.to);
+/**
+ * zod runs this refinement even when `from` or `to` failed their own check (`from=null`): such a
+ * value is left to its field's issue here, never parsed (new Date('null').toISOString() throws).
+ */
+const rangeIsOrdered = (query: { from?: string; to?: string }) => {
+  if (query.from === undefined || query.to === undefined) return true;
+  if (!dayOrInstant.safeParse(query.from).success || !dayOrInstant.safeParse(query.to).success) return true;
+  return fromInstant(query.from) < toInstant(query.to);
+};
 const rangeMessage = { error: '`from` must be before `to`', path: ['from'] };
 
 const listQuery = z

@@ -401,7 +401,7 @@ describe('the limits of a scan', () => {
       message: "www.other.example.test is not on the website's domain shop.example.test",
     });
     const closedPort = await freePort();
-    await expect(scanWebsite(browser, { ...base, rootUrl: `http://www.shop.example.test:${closedPort}/`, pageTimeoutMs: 3000 })).rejects.toMatchObject({
+    await expect(scanWebsite(browser, { ...base, rootUrl: `http://www.shop.example.test:${closedPort}/`, pageTimeoutMs: 15_000 })).rejects.toMatchObject({
       code: 'UNREACHABLE',
       message: `Could not load http://www.shop.example.test:${closedPort}/: the server could not be reached or sent no answer`,
     });
