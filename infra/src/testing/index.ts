@@ -8,3 +8,4 @@ export * from './nats-streams';
 export * from './nats-cluster';
 export * from './browser';
 export * from './log-visibility';
+export * from './tables-holding';

@@ -12,7 +12,7 @@ import {
   type OptionalPurpose,
 } from '@consentry/events';
 import { appendToStream, readCheckpoint, readCommittedEvents, type Db, type NewEvent } from '@consentry/infra';
-import { waitForLogVisible } from '@consentry/infra/testing';
+import { tablesHolding as tablesHoldingAnywhere, waitForLogVisible } from '@consentry/infra/testing';
 import { checkpointNameOf, type Projection } from '../projection';
 import { applyProjectionBatch } from '../runtime/projector';
 
@@ -202,19 +202,8 @@ export async function appendLog(pool: Db, entries: readonly LogEntry[]): Promise
   await flush();
 }
 
-/** The tables (public schema) other than `exclude` whose rows, as text, contain `needle`, with the count. */
-export async function tablesHolding(pool: Db, needle: string, exclude: readonly string[] = ['events']): Promise<Record<string, number>> {
-  const { rows: tables } = await pool.query<{ table_name: string }>(
-    `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY 1`,
-  );
-  const found: Record<string, number> = {};
-  for (const { table_name: table } of tables) {
-    if (exclude.includes(table)) continue;
-    const { rows } = await pool.query<{ count: number }>(`SELECT count(*)::int8 AS count FROM "${table}" AS t WHERE t::text LIKE '%' || $1 || '%'`, [needle]);
-    if (rows[0]!.count > 0) found[table] = rows[0]!.count;
-  }
-  return found;
-}
+/** The read-model tables holding `needle` (the log, `events`, left out unless `exclude` says otherwise). */
+export const tablesHolding = (pool: Db, needle: string, exclude: readonly string[] = ['events']) => tablesHoldingAnywhere(pool, needle, exclude);
 
 /** Brings a projection up to the end of the log the way its projector catches up: batches of `batchSize` after its checkpoint. */
 export async function catchUp(pool: Db, projection: Projection, batchSize = 500): Promise<void> {

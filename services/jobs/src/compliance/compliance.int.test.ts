@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consentStreamId } from '@consentry/events';
 import { createGroupCommitAppender, sealAll, signerFromPrivateKey, verifyLedger, type GroupAppendRequest } from '@consentry/infra';
-import { consentEvent, createTestDatabase, type TestDatabase } from '@consentry/infra/testing';
+import { consentEvent, createTestDatabase, tablesHolding, type TestDatabase } from '@consentry/infra/testing';
 import {
   analyticsProjection,
   analyticsTables,
@@ -27,7 +27,7 @@ import { receiptRoutes } from '@consentry/api';
 import { addWebsiteAs, buildTestApi, registerOwner, type SignedInUser, type TestApi } from '@consentry/api/testing';
 import { purgeWebsite, retentionCutoff, runsOf } from './purge';
 import { eraseSubject, exportSubject } from './subject';
-import { catchUpProjections, tablesHolding } from './testing';
+import { catchUpProjections } from './testing';
 
 const run = promisify(execFile);
 const verifyScript = fileURLToPath(new URL('../../scripts/verify-receipt.mjs', import.meta.url));
