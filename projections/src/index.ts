@@ -32,6 +32,21 @@ export {
   type RetryOutcome,
 } from './runtime/dead-letters';
 export { subjectOf, filterSubjectFor } from './runtime/bus-encoding';
+export {
+  checkPartitionLayout,
+  lockProjectionCheckpoints,
+  maxPartitions,
+  parseCheckpointName,
+  partitionCheckpointName,
+  partitionCountOf,
+  partitionOfEvent,
+  partitionOfWebsite,
+  partitionsOf,
+  PartitionLayoutError,
+  wholeProjection,
+  type Partition,
+  type ProjectionCheckpoints,
+} from './runtime/partitions';
 export { consentStatsProjection } from './consent-stats/projection';
 export * from './consent-stats/queries';
 export { consentRecordsProjection } from './consent-records/projection';

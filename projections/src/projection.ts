@@ -9,6 +9,11 @@ export interface Projection extends InlineHandler {
    */
   readonly tables: readonly string[];
   /**
+   * True when the read model is per website, with nothing shared across websites: it can then be
+   * split by website into PROJECTOR_PARTITIONS partitions (runtime/partitions.ts).
+   */
+  readonly partitionedByWebsite?: boolean;
+  /**
    * Called by a purge, in its transaction, with the removed events of this projection's types —
    * after they were deleted from the log, and only once this projection had applied them (its
    * checkpoint is at or past each). It makes the read model what folding the log without them,

@@ -60,6 +60,22 @@ const envSchema = z
     ),
     /** JetStream replicas of the stream when the bus creates it: 1 on a single server, 3 on a 3-node cluster. */
     NATS_STREAM_REPLICAS: wholeNumber(1, 5, 1),
+    /**
+     * How many partitions the per-website projections are split into (docs/deploy.md): as many as
+     * the projector processes that should share the work, or more. Every process of an installation
+     * must use the same value; changing it means `consentry replay` of those projections.
+     */
+    PROJECTOR_PARTITIONS: wholeNumber(1, 64, 1),
+    /**
+     * HTTP worker processes `start` forks for ingest and api (node:cluster, one port): `auto` is one
+     * per core when the machine has more than one, 0 serves HTTP from the main process itself.
+     */
+    HTTP_WORKERS: z.preprocess(
+      emptyToUndefined,
+      z
+        .union([z.literal('auto'), z.coerce.number().int().min(0).max(64)], { error: 'must be auto or a whole number from 0 to 64' })
+        .default('auto'),
+    ),
     DATA_DIR: z.preprocess(emptyToUndefined, z.string().min(1).default('.data')),
     /** The Ed25519 key that signs the ledger's seals; created on first start. Default: DATA_DIR/seal-key.pem. */
     SEAL_KEY_FILE: z.preprocess(emptyToUndefined, z.string().min(1).max(4096).optional()),

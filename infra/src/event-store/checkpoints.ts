@@ -42,7 +42,10 @@ export async function lockCheckpoint(tx: Queryable, name: string): Promise<Check
     values: [name],
   });
   const row = rows[0];
-  return row ? { transactionId: row.transaction_id, position: row.position } : startOfLog;
+  // Created just above, so it is gone only when a replay removed it while this waited for its lock
+  // (repartitioning): going on from the start of the log would apply everything again.
+  if (!row) throw new Error(`Checkpoint ${name} was removed while this transaction waited for it; start again`);
+  return { transactionId: row.transaction_id, position: row.position };
 }
 
 export async function writeCheckpoint(db: Queryable, name: string, checkpoint: Checkpoint): Promise<void> {

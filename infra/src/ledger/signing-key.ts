@@ -31,13 +31,19 @@ export function signerFromPrivateKey(privateKey: KeyObject): SealSigner {
   };
 }
 
-/** Reads the seal key, creating it (and its folder) on first start. */
-export async function loadOrCreateSealSigner(file: string): Promise<SealSigner> {
+/**
+ * Reads the seal key, creating it (and its folder) on first start — unless `create` is false (a
+ * process that only serves receipts must use the sealing machine's key, never make its own).
+ */
+export async function loadOrCreateSealSigner(file: string, options: { create?: boolean } = {}): Promise<SealSigner> {
   let pem: string;
   try {
     pem = await readFile(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    if (options.create === false) {
+      throw new Error(`SEAL_KEY_FILE ${file} does not exist: copy the seal key from the machine that runs the jobs role (docs/deploy.md)`);
+    }
     const { privateKey } = generateKeyPairSync('ed25519');
     pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
     await mkdir(dirname(file), { recursive: true });

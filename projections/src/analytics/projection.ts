@@ -194,6 +194,7 @@ async function addRolledUpCounts(
 
 export const analyticsProjection: Projection = {
   name: 'analytics',
+  partitionedByWebsite: true,
   canHandle: analyticsInputTypes,
 
   async apply(events: readonly StoredEvent[], tx: DbTransaction): Promise<void> {

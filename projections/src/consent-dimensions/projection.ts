@@ -108,6 +108,7 @@ export function foldConsentDimensions(events: readonly StoredEvent[]): Dimension
 
 export const consentDimensionsProjection: Projection = {
   name: 'consent-dimensions',
+  partitionedByWebsite: true,
   canHandle: [...inputTypes, 'EventsPurged'],
 
   async apply(events: readonly StoredEvent[], tx: DbTransaction): Promise<void> {

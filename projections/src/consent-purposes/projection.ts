@@ -69,6 +69,7 @@ const columns = optionalPurposes.flatMap((purpose) => [`${purpose}_offered`, `${
 
 export const consentPurposesProjection: Projection = {
   name: 'consent-purposes',
+  partitionedByWebsite: true,
   canHandle: ['ConsentGiven', 'ConsentDeclined', 'EventsPurged'],
 
   async apply(events: readonly StoredEvent[], tx: DbTransaction): Promise<void> {

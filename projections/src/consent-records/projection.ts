@@ -12,6 +12,7 @@ import type { Projection } from '../projection';
 
 export const consentRecordsProjection: Projection = {
   name: 'consent-records',
+  partitionedByWebsite: true,
   canHandle: ['ConsentGiven', 'ConsentDeclined', 'VisitorIdentified'],
 
   async apply(events: readonly StoredEvent[], tx: DbTransaction): Promise<void> {

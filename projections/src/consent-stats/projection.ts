@@ -18,6 +18,7 @@ export function utcDayOf(isoDateTime: string): string {
 
 export const consentStatsProjection: Projection = {
   name: 'consent-stats',
+  partitionedByWebsite: true,
   canHandle: ['ConsentGiven', 'ConsentDeclined', 'EventsPurged'],
 
   async apply(events: readonly StoredEvent[], tx: DbTransaction): Promise<void> {

@@ -14,6 +14,8 @@ export interface RelayOptions {
   readonly logger: Logger;
   /** Distinguishes relays of different buses sharing one database (tests). */
   readonly name?: string;
+  /** PROJECTOR_PARTITIONS: the partition token each event's subject carries (runtime/partitions.ts). */
+  readonly partitions?: number;
   readonly batchSize?: number;
   /** Pause between polls when the log has nothing new. */
   readonly idleMs?: number;
@@ -57,7 +59,7 @@ export function startRelay(options: RelayOptions): Relay {
             continue;
           }
           try {
-            await options.bus.publish(events.map((event) => toBusMessage(options.subjectPrefix, event)));
+            await options.bus.publish(events.map((event) => toBusMessage(options.subjectPrefix, event, options.partitions)));
             failures = 0;
           } catch (error) {
             // The bus is unreachable: keep the checkpoint and publish the same batch again later.

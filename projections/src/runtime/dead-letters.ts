@@ -2,8 +2,9 @@
 // apply is set aside with its error, in the transaction that moves the checkpoint past it, so the
 // read model goes on for everyone else. The event stays in the log as it was; a retry (or a replay)
 // applies it once the projection can, and marks its dead letter resolved.
-import { isTransientDatabaseError, lockCheckpoint, readEvent, type Db, type DbTransaction, type StoredEvent } from '@consentry/infra';
-import { checkpointNameOf, type Projection } from '../projection';
+import { isTransientDatabaseError, readEvent, type Db, type DbTransaction, type StoredEvent } from '@consentry/infra';
+import type { Projection } from '../projection';
+import { lockProjectionCheckpoints } from './partitions';
 
 export interface DeadLetter {
   readonly projection: string;
@@ -181,7 +182,8 @@ export async function retryDeadLetters(pool: Db, projections: readonly Projectio
     const client = await pool.connect();
     try {
       await client.query('BEGIN');
-      await lockCheckpoint(client, checkpointNameOf(projection));
+      // Every partition: the live projectors wait until this retry commits.
+      await lockProjectionCheckpoints(client, projection);
       const event = await readEvent(client, letter.eventId);
       if (!event) {
         await markResolved(client, letter);

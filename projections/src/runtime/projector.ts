@@ -1,5 +1,5 @@
-// The projector runtime: keeps one async projection's read model up to date. One instance per
-// projection is active (advisory lock). On becoming active it subscribes to the bus first, then
+// The projector runtime: keeps one async projection's read model (or one partition of it, see
+// partitions.ts) up to date. One instance per projection partition is active (advisory lock). On becoming active it subscribes to the bus first, then
 // catches up from the Postgres log, then applies what the bus delivers. Every batch and the
 // checkpoint commit in one transaction, and anything at or before the checkpoint is skipped, so
 // redelivery, a restart or a replay running beside it never counts an event twice. An event the
@@ -17,16 +17,19 @@ import {
   type StoredEvent,
 } from '@consentry/infra';
 import type pg from 'pg';
-import { checkpointNameOf, type Projection } from '../projection';
+import type { Projection } from '../projection';
 import { filterSubjectFor, fromBusMessage } from './bus-encoding';
 import { applyOrPark, describeProjectionError, type ApplyOutcome } from './dead-letters';
 import { acquireLeadership, sleep } from './leadership';
+import { checkPartitionLayout, partitionCheckpointName, partitionOfEvent, PartitionLayoutError, wholeProjection, type Partition } from './partitions';
 
 export interface ProjectorOptions {
   readonly connectionString: string;
   readonly bus: Bus;
   readonly subjectPrefix: string;
   readonly projection: Projection;
+  /** The partition this projector keeps (default: the whole projection). */
+  readonly partition?: Partition;
   readonly logger: Logger;
   readonly batchSize?: number;
   /** Called after each committed batch with the new checkpoint (metrics, SSE, tests). */
@@ -36,14 +39,19 @@ export interface ProjectorOptions {
 }
 
 export interface Projector {
+  /** The checkpoint (and leadership lock) name: `projection:NAME` or `projection:NAME/p3of8`. */
+  readonly name: string;
   isLeader(): boolean;
   stop(): Promise<void>;
 }
 
 export function startProjector(options: ProjectorOptions): Projector {
   const { projection, bus } = options;
+  const partition = options.partition ?? wholeProjection;
+  const name = partitionCheckpointName(projection, partition);
+  const split = partition.count > 1;
   const batchSize = options.batchSize ?? 1000;
-  const log = options.logger.child({ component: 'projector', projection: projection.name });
+  const log = options.logger.child({ component: 'projector', projection: projection.name, ...(split ? { partition: `${partition.index}/${partition.count}` } : {}) });
   const stopping = new AbortController();
   let leader = false;
 
@@ -56,7 +64,7 @@ export function startProjector(options: ProjectorOptions): Projector {
       return next;
     };
     const apply = (events: readonly StoredEvent[]) =>
-      applyProjectionBatch(client, projection, events).then((advanced) => {
+      applyProjectionBatch(client, projection, events, partition).then((advanced) => {
         if (!advanced) return;
         for (const { event, error, newly } of advanced.parked) {
           // Once per event: a parked event is past the checkpoint and never comes back here.
@@ -74,16 +82,17 @@ export function startProjector(options: ProjectorOptions): Projector {
     // Subscribing before reading the log leaves no window: whatever the catch-up does not see is
     // committed later, hence published later, hence delivered to this consumer.
     const consumption = bus.consume({
-      durable: `projector-${projection.name}`,
-      filterSubject: filterSubjectFor(options.subjectPrefix, projection.canHandle),
+      durable: split ? `projector-${projection.name}-p${partition.index}of${partition.count}` : `projector-${projection.name}`,
+      filterSubject: filterSubjectFor(options.subjectPrefix, projection.canHandle, partition),
       deliverPolicy: 'new',
       maxBatch: batchSize,
       onBatch: (messages) => serially(() => apply(messages.map(fromBusMessage))),
     });
     try {
       await serially(async () => {
-        let checkpoint = await readCheckpoint(client, checkpointNameOf(projection));
+        let checkpoint = await readCheckpoint(client, name);
         for (;;) {
+          // A partition reads every event of its types and keeps its own websites' (applyProjectionBatch).
           const events = await readCommittedEvents(client, checkpoint, { limit: batchSize, types: projection.canHandle });
           if (events.length === 0) break;
           await apply(events);
@@ -106,26 +115,34 @@ export function startProjector(options: ProjectorOptions): Projector {
     while (!stopping.signal.aborted) {
       const leadership = await acquireLeadership({
         connectionString: options.connectionString,
-        lockName: `consentry:${checkpointNameOf(projection)}`,
+        lockName: `consentry:${name}`,
         signal: stopping.signal,
       });
       if (!leadership) return;
       leader = true;
+      let pause = 250;
       try {
+        // Checkpoints written under another partition count: applying from ours would count again.
+        await checkPartitionLayout(leadership.client, projection, partition);
         await runAsLeader(leadership.client, leadership.lost);
       } catch (error) {
-        if (!stopping.signal.aborted) log.warn({ err: error }, 'projector failed; restarting');
+        if (error instanceof PartitionLayoutError) {
+          // Not this process's to fix: say so, hand the lock back, and look again in a while.
+          log.error({ found: error.found, configured: error.configured }, error.message);
+          pause = 30_000;
+        } else if (!stopping.signal.aborted) log.warn({ err: error }, 'projector failed; restarting');
       } finally {
         leader = false;
         await leadership.release();
       }
-      await sleep(250, stopping.signal);
+      await sleep(pause, stopping.signal);
     }
   }
 
   const running = run().catch((error: unknown) => log.error({ err: error }, 'projector stopped unexpectedly'));
 
   return {
+    name,
     isLeader: () => leader,
     async stop() {
       stopping.abort();
@@ -144,9 +161,10 @@ export async function applyProjectionBatch(
   db: pg.ClientBase,
   projection: Projection,
   events: readonly StoredEvent[],
+  partition: Partition = wholeProjection,
 ): Promise<({ checkpoint: Checkpoint } & ApplyOutcome) | null> {
   if (events.length === 0) return null;
-  const name = checkpointNameOf(projection);
+  const name = partitionCheckpointName(projection, partition);
   await db.query('BEGIN');
   try {
     const checkpoint = await lockCheckpoint(db, name);
@@ -155,7 +173,9 @@ export async function applyProjectionBatch(
       await db.query('COMMIT');
       return null;
     }
-    const handled = fresh.filter((event) => projection.canHandle.includes(event.type));
+    const handled = fresh.filter(
+      (event) => projection.canHandle.includes(event.type) && (partition.count === 1 || partitionOfEvent(event, partition.count) === partition.index),
+    );
     const { applied, parked } = await applyOrPark(db, projection, handled);
     const last = fresh[fresh.length - 1]!;
     const advanced = { transactionId: last.transactionId, position: last.position };

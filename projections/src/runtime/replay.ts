@@ -2,7 +2,7 @@
 // while everything else keeps running. The whole rebuild is one transaction holding the
 // projection's checkpoint row: readers keep seeing the old read model until it commits, and the
 // live projector waits on the row lock, then skips everything the replay covered.
-import { lockCheckpoint, readCommittedEvents, startOfLog, writeCheckpoint, type Checkpoint, type Db } from '@consentry/infra';
+import { readCommittedEvents, startOfLog, writeCheckpoint, type Checkpoint, type Db } from '@consentry/infra';
 
 /**
  * The application name of the replay's writing session. events_read_horizon() leaves sessions of
@@ -10,8 +10,9 @@ import { lockCheckpoint, readCommittedEvents, startOfLog, writeCheckpoint, type 
  * hold back the relay and the other projectors while it runs.
  */
 export const replayWriterApplicationName = 'consentry replay writer';
-import { checkpointNameOf, resetReadModel, type Projection } from '../projection';
+import { resetReadModel, type Projection } from '../projection';
 import { applyOrPark, resolveAllForReplay } from './dead-letters';
+import { lockProjectionCheckpoints, partitionCheckpointName, partitionsOf } from './partitions';
 
 export interface ReplayProgress {
   readonly events: number;
@@ -33,6 +34,11 @@ export interface ReplaySummary {
 export interface ReplayOptions {
   readonly batchSize?: number;
   readonly onProgress?: (progress: ReplayProgress) => void;
+  /**
+   * PROJECTOR_PARTITIONS: a projection split by website is rebuilt under this partition count,
+   * whatever count it was built under before (the way to change it). Default 1.
+   */
+  readonly partitions?: number;
 }
 
 export async function countEventsOfTypes(db: Db, types: readonly string[]): Promise<number> {
@@ -59,8 +65,12 @@ export async function replayProjection(pool: Db, projection: Projection, options
   let parked = 0;
   let checkpoint: Checkpoint = startOfLog;
   try {
+    const layout = partitionsOf(projection, options.partitions ?? 1).map((partition) => partitionCheckpointName(projection, partition));
     await writer.query('BEGIN');
-    await lockCheckpoint(writer, checkpointNameOf(projection));
+    // The new layout's rows first, so a projector starting meanwhile waits on them too; then every
+    // checkpoint the projection has, under any count: live projectors wait until this commits.
+    await writer.query('INSERT INTO checkpoints (name) SELECT unnest($1::text[]) ON CONFLICT (name) DO NOTHING', [layout]);
+    const previous = await lockProjectionCheckpoints(writer, projection);
     await resetReadModel(projection, writer);
     // The whole log is applied again: what still fails is parked again below, the rest resolved.
     await resolveAllForReplay(writer, projection.name);
@@ -78,7 +88,10 @@ export async function replayProjection(pool: Db, projection: Projection, options
       batches++;
       options.onProgress?.({ events, total: Math.max(total, events) });
     }
-    if (events > 0) await writeCheckpoint(writer, checkpointNameOf(projection), checkpoint);
+    for (const name of layout) await writeCheckpoint(writer, name, checkpoint);
+    // Another count's checkpoints go: their projectors' next batch finds its row gone and stops.
+    const stale = previous.names.filter((name) => !layout.includes(name));
+    if (stale.length > 0) await writer.query('DELETE FROM checkpoints WHERE name = ANY($1::text[])', [stale]);
     await writer.query('COMMIT');
     // Aggregating projections update the same rows batch after batch; inside one transaction none
     // of those row versions can be pruned, so the tables end up mostly dead tuples (measured: 2,920

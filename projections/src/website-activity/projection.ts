@@ -5,6 +5,7 @@ import type { Projection } from '../projection';
 
 export const websiteActivityProjection: Projection = {
   name: 'website-activity',
+  partitionedByWebsite: true,
   canHandle: ['ConsentGiven', 'ConsentDeclined', 'BannerShown', 'PageViewed', 'PageHidden', 'EngagementRecorded'],
 
   async apply(events: readonly StoredEvent[], tx: DbTransaction): Promise<void> {

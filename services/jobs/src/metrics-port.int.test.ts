@@ -25,7 +25,7 @@ describe('the product’s port', () => {
 
 describe('the metrics port', () => {
   it('is bound to loopback and serves what the product’s port counted', async () => {
-    const metricsUrl = new URL(web.system.metricsUrl);
+    const metricsUrl = new URL(web.system.metricsUrl ?? 'about:none');
     expect(metricsUrl.hostname).toBe('127.0.0.1');
     expect(metricsUrl.port).not.toBe(new URL(web.url).port);
     expect(metricsUrl.pathname).toBe('/metrics');

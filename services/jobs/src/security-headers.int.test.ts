@@ -14,6 +14,7 @@ let embedCode: string;
 
 beforeAll(async () => {
   web = await startWebSystem('security_headers');
+  if (!web.system.http) throw new Error('startSystem served no HTTP');
   http = web.system.http;
   const registered = await http.inject({
     method: 'POST',

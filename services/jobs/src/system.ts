@@ -1,7 +1,9 @@
-// The whole product in one process: Postgres (external, or embedded when DATABASE_URL is unset),
-// migrations, the bus (NATS JetStream, or in-memory when NATS_URL is unset), the relay, one
-// projector per async projection, the work queues (scans, enrichment, webhooks), and the HTTP
-// services on one port.
+// The product's parts in one process: Postgres (external, or embedded when DATABASE_URL is unset),
+// migrations, the bus (NATS JetStream, or in-memory when NATS_URL is unset), and the roles asked
+// for — `relay`; `projectors` (one per projection partition); `jobs` (the sealer and the work
+// queues: scans, enrichment, webhooks); `ingest` and `api` (HTTP on one port). All of them by
+// default. cluster.ts spreads them over processes: `consentry start` on one machine, or
+// `--role` on many (docs/deploy.md).
 import { createRequire } from 'node:module';
 import { hostname } from 'node:os';
 import path from 'node:path';
@@ -13,6 +15,7 @@ import {
   createMemoryNotifier,
   createNatsNotifier,
   createPool,
+  createPostgresNotifier,
   loadOrCreateSealSigner,
   migrateDatabase,
   startEmbeddedPostgres,
@@ -22,6 +25,7 @@ import {
   type Db,
   type Logger,
   type ProjectionNotifier,
+  type SealSigner,
   type StoredEvent,
 } from '@consentry/infra';
 import {
@@ -37,24 +41,64 @@ import {
   receiptRoutes,
   verificationRoutes,
   webAppPlugin,
+  type Mailer,
 } from '@consentry/api';
 import { createGeoLocator, ingestPlugin } from '@consentry/ingest';
-import { asyncProjections, countOpenDeadLetters, getInstallationBranding, getUser, startProjector, startRelay, type Projector, type Relay } from '@consentry/projections';
+import {
+  asyncProjections,
+  countOpenDeadLetters,
+  getInstallationBranding,
+  getUser,
+  partitionsOf,
+  startProjector,
+  startRelay,
+  type Projector,
+  type Relay,
+} from '@consentry/projections';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Registry } from 'prom-client';
 import { enrichmentProviderFromConfig, startEnrichmentWorker } from './enrichment';
 import { newFindingsEmail } from './scanner/scan-notification';
 import { installationScanOptions, startScanRunner } from './scanner/scan-runner';
 import { startWebhookDeliveryWorker } from './webhooks';
 
+/** The parts a process can run (`consentry start --role …`); every process runs all by default. */
+export const roles = ['ingest', 'api', 'projectors', 'relay', 'jobs'] as const;
+export type Role = (typeof roles)[number];
+
+export interface SystemOptions {
+  /** The parts this process runs (default: all). ingest and api serve HTTP on PORT. */
+  readonly roles?: readonly Role[];
+  /**
+   * Whether this process prepares the database (migrations, plans, and the first admin when `admin`
+   * — by default when it serves the api). Cluster workers leave it to the primary, which has done
+   * it before forking them.
+   */
+  readonly bootstrap?: false | { readonly admin: boolean };
+  /**
+   * Whether this process serves Prometheus on METRICS_PORT (default true). Cluster workers do not:
+   * the primary serves everyone's metrics together (cluster.ts).
+   */
+  readonly metricsServer?: boolean;
+}
+
 export interface RunningSystem {
   readonly url: string;
+  readonly roles: readonly Role[];
+  /** Where the database is (the embedded one's address too), for processes forked from this one. */
+  readonly databaseUrl: string;
   readonly pool: Db;
-  readonly bus: Bus;
+  /** The bus, when this process runs the relay or projectors. */
+  readonly bus: Bus | undefined;
   readonly notifier: ProjectionNotifier;
   readonly logger: Logger;
-  readonly http: FastifyInstance;
-  /** Where Prometheus scrapes (METRICS_HOST:METRICS_PORT), e.g. http://127.0.0.1:9464/metrics. */
-  readonly metricsUrl: string;
+  /** The HTTP server, when this process runs ingest or api. */
+  readonly http: FastifyInstance | undefined;
+  readonly metricsRegistry: Registry;
+  /** Where Prometheus scrapes (METRICS_HOST:METRICS_PORT), e.g. http://127.0.0.1:9464/metrics; undefined when not served here. */
+  readonly metricsUrl: string | undefined;
+  /** The leadership locks this process holds now (the relay, projector partitions). */
+  leaderships(): string[];
   stop(): Promise<void>;
 }
 
@@ -83,11 +127,14 @@ export async function openBus(config: Config, logger?: Logger): Promise<Bus> {
     : createMemoryBus(busConfig);
 }
 
-/** Projection-advanced notices: in-process, or across instances over NATS core pub/sub. */
-export async function openNotifier(config: Config): Promise<ProjectionNotifier> {
-  return config.NATS_URL
-    ? createNatsNotifier({ url: config.NATS_URL, subject: `${config.NATS_SUBJECT_PREFIX}-live.projection-advanced` })
-    : createMemoryNotifier();
+/**
+ * Projection-advanced notices: over NATS when NATS_URL is set (every machine); without it, in
+ * this process when it runs everything, else through PostgreSQL between this machine's processes.
+ */
+export async function openNotifier(config: Config, options: { connectionString: string; withinProcess: boolean }): Promise<ProjectionNotifier> {
+  if (config.NATS_URL) return createNatsNotifier({ url: config.NATS_URL, subject: `${config.NATS_SUBJECT_PREFIX}-live.projection-advanced` });
+  if (options.withinProcess) return createMemoryNotifier();
+  return createPostgresNotifier({ connectionString: options.connectionString, channel: `${config.NATS_SUBJECT_PREFIX}.projection-advanced` });
 }
 
 /** The websites a batch of events touched (what a dashboard needs to know to refresh). */
@@ -100,176 +147,267 @@ function websitesOf(events: readonly StoredEvent[]): string[] {
   return [...ids];
 }
 
-export async function startSystem(config: Config): Promise<RunningSystem> {
+/** Which roles `--role` asked for, checked; the embedded bus cannot be split across processes. */
+export function parseRoles(value: string): Role[] {
+  const asked = value.split(',').map((part) => part.trim()).filter(Boolean);
+  const unknown = asked.filter((role) => !(roles as readonly string[]).includes(role));
+  if (unknown.length > 0 || asked.length === 0) {
+    throw new RoleError(`--role takes a comma-separated list of ${roles.join(', ')} (got ${JSON.stringify(value)})`);
+  }
+  return roles.filter((role) => asked.includes(role));
+}
+
+export class RoleError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RoleError';
+  }
+}
+
+export async function startSystem(config: Config, options: SystemOptions = {}): Promise<RunningSystem> {
+  const running = new Set<Role>(options.roles ?? roles);
+  const everything = roles.every((role) => running.has(role));
+  // Without NATS the relay and the projectors meet on an in-memory bus: they must share a process.
+  if (!config.NATS_URL && running.has('relay') !== running.has('projectors')) {
+    throw new RoleError('The relay and the projectors share the in-memory bus: without NATS_URL they run in one process (set NATS_URL to run them apart; docs/deploy.md)');
+  }
   const logger = createLogger({ level: config.LOG_LEVEL, format: config.LOG_FORMAT });
   const database = await openDatabase(config, logger);
   const pool = createPool(database.connectionString, { max: config.DATABASE_POOL_SIZE });
-  await migrateDatabase(pool);
-  // The first admin: ADMIN_USERNAME / ADMIN_PASSWORD, or a generated password printed once.
-  await ensureInitialAdmin(pool, { username: config.ADMIN_USERNAME, password: config.ADMIN_PASSWORD });
-  const metricsRegistry = createMetricsRegistry();
-  const ledgerMetrics = createLedgerMetrics(metricsRegistry, { openDeadLetters: () => countOpenDeadLetters(pool) });
-  const bus = await openBus(config, logger);
-  const notifier = await openNotifier(config);
-  const signer = await loadOrCreateSealSigner(config.sealKeyFile);
-
-  const relay: Relay = startRelay({
-    connectionString: database.connectionString,
-    bus,
-    subjectPrefix: config.NATS_SUBJECT_PREFIX,
-    logger,
-  });
-  const projectors: Projector[] = asyncProjections.map((projection) =>
-    startProjector({
-      connectionString: database.connectionString,
-      bus,
-      subjectPrefix: config.NATS_SUBJECT_PREFIX,
-      projection,
-      logger,
-      onParked: () => ledgerMetrics.observeParked(projection.name),
-      onAdvanced: (_checkpoint, applied) => {
-        ledgerMetrics.observeProjected(projection.name, applied);
-        const websiteIds = websitesOf(applied);
-        if (websiteIds.length > 0) notifier.publish({ projection: projection.name, websiteIds });
-      },
-    }),
-  );
-
-  // Tamper evidence: closes the committed log into signed seals every few seconds (docs/compliance.md).
-  const sealer = startSealer(pool, signer, {
-    intervalMs: config.SEAL_INTERVAL_SECONDS * 1000,
-    onError: (error) => logger.error({ err: error, component: 'sealer' }, 'Sealing failed; retrying on the next round'),
-  });
-
-  const mailer = config.SMTP_URL ? createSmtpMailer({ url: config.SMTP_URL, from: config.mailFrom }) : undefined;
-
-  // Cookie scans, one at a time (docs/scanner.md): the queue is the scans read model.
-  const scanRunner = config.SCANNER === 'off' ? { stop: async () => undefined } : startScanRunner({
-    pool,
-    runnerId: `${hostname()}:${process.pid}`,
-    ...installationScanOptions(config),
-    notifyNewFindings: async (website, findings) => {
-      const owner = await getUser(pool, website.ownerId);
-      if (!owner || !mailer) {
-        logger.warn({ component: 'scanner', websiteId: website.id, findings: findings.length }, 'A scheduled scan found something new; no email sent (no SMTP_URL or no owner)');
-        return;
-      }
-      const { companyName } = await getInstallationBranding(pool);
-      await mailer.send(newFindingsEmail({ to: owner.email, domain: website.domain, findings, appUrl: config.publicUrl, productName: companyName }));
-    },
-    onOutcome: (outcome) =>
-      logger.info({ component: 'scanner', scanId: outcome.scan.scanId, websiteId: outcome.scan.websiteId, status: outcome.status }, 'Scan finished'),
-    onError: (error) => logger.error({ err: error, component: 'scanner' }, 'The scan runner could not record a scan; retrying'),
-  });
-
-  // Lead enrichment (docs/identification.md): the queue the enrichment-queue reactor fills, worked at
-  // ENRICHMENT_RATE_PER_MINUTE across every process; with ENRICHMENT_PROVIDER=off it only ends jobs
-  // at their deadline and records cancellations.
-  const enrichmentWorker = startEnrichmentWorker({
-    pool,
-    workerId: `${hostname()}:${process.pid}`,
-    provider: enrichmentProviderFromConfig(config),
-    ratePerMinute: config.ENRICHMENT_RATE_PER_MINUTE,
-    concurrency: config.ENRICHMENT_CONCURRENCY,
-    onOutcome: (outcome) => {
-      const entry = { component: 'enrichment', jobId: outcome.jobId, websiteId: outcome.websiteId, provider: outcome.provider, outcome: outcome.outcome, attempts: outcome.attempts, detail: outcome.detail };
-      if (outcome.outcome === 'rejected') logger.error(entry, 'The enrichment provider refused a job for good');
-      else if (outcome.outcome === 'retry') logger.warn({ ...entry, nextAttemptAt: outcome.nextAttemptAt }, 'An enrichment call failed; retrying');
-      else logger.info(entry, 'Enrichment finished');
-    },
-    onError: (error) => logger.error({ err: error, component: 'enrichment' }, 'The enrichment worker could not record a job; retrying'),
-  });
-
-  // The owners' webhooks (Standard Webhooks), through the same address rules as installation checks.
-  const webhookWorker = config.WEBHOOKS === 'off' ? { stop: async () => undefined } : startWebhookDeliveryWorker({
-    pool,
-    workerId: `${hostname()}:${process.pid}`,
-    allowHosts: config.VERIFY_ALLOWED_HOSTS,
-    onTry: (attempt) => {
-      if (attempt.outcome === 'delivered') return;
-      logger.warn(
-        { component: 'webhooks', deliveryId: attempt.deliveryId, endpointId: attempt.endpointId, attempt: attempt.attempt, statusCode: attempt.statusCode, error: attempt.error, outcome: attempt.outcome },
-        attempt.outcome === 'failed' ? 'A webhook delivery failed for good' : 'A webhook delivery failed; retrying',
-      );
-    },
-    onError: (error) => logger.error({ err: error, component: 'webhooks' }, 'The webhook worker could not record a delivery; retrying'),
-  });
-
-  // The consent path's writer: one per process, shared by every ingest request.
-  const appender = createGroupCommitAppender(pool, { onBatchCommitted: ledgerMetrics.observeIngestBatch });
-
-  const http: FastifyInstance = Fastify({
-    // pino's and fastify's logger types differ only in generics; the instance is a pino logger.
-    loggerInstance: logger.child({ component: 'http' }) as FastifyBaseLogger,
-    // Client addresses come from X-Forwarded-For only when the connection is from a trusted proxy.
-    trustProxy: config.TRUSTED_PROXIES.length > 0 ? config.TRUSTED_PROXIES : false,
-  });
-  // At the root and first, so every route of the server is counted.
-  await http.register(metricsPlugin, { registry: metricsRegistry });
-  await http.register(ingestPlugin, {
-    pool,
-    appender,
-    geo: createGeoLocator(config.GEOIP),
-    publicUrl: config.publicUrl,
-    widgetScriptPath: widgetScriptPath(),
-    rateLimitPerMinute: config.INGEST_RATE_LIMIT_PER_MINUTE,
-  });
-  await http.register(apiPlugin, {
-    pool,
-    publicUrl: config.publicUrl,
-    ...(mailer ? { mailer } : {}),
-    sessionSecret: config.SESSION_SECRET,
-    metricsRegistry,
-    // Webhook endpoints obey the installation check's address rules.
-    webhookUrls: { allowHosts: config.VERIFY_ALLOWED_HOSTS },
-    // Behind the api's sessions, Origin check and error handler, and in /api/docs.
-    extraRoutes: async ({ app, resolveScope }) => {
-      await app.register(exportRoutes, { pool, resolveScope });
-      await app.register(verificationRoutes, { pool, resolveScope, fetch: { allowHosts: config.VERIFY_ALLOWED_HOSTS } });
-      await app.register(liveRoutes, { notifier, resolveScope });
-      await app.register(receiptRoutes, { pool, resolveScope, publicUrl: config.publicUrl, sealKey: signer });
-    },
-  });
-  await http.register(webAppPlugin, { distDir: webAppDir(), publicUrl: config.publicUrl });
-  await http.listen({ port: config.PORT, host: config.HOST });
-  const metricsServer = await buildMetricsServer({ registry: metricsRegistry, ...(config.METRICS_TOKEN ? { token: config.METRICS_TOKEN } : {}) });
-  const metricsAddress = await metricsServer.listen({ port: config.METRICS_PORT, host: config.METRICS_HOST }).catch(async (error: unknown) => {
-    await http.close();
+  const cleanup: Array<() => Promise<unknown>> = [() => database.stop(), async () => pool.end()];
+  const undo = async () => {
+    for (const step of cleanup.reverse()) await step().catch(() => undefined);
+  };
+  try {
+    return await startParts();
+  } catch (error) {
+    await undo();
     throw error;
-  });
-  if (!isLoopback(config.METRICS_HOST) && !config.METRICS_TOKEN) {
-    logger.warn({ component: 'metrics', host: config.METRICS_HOST }, 'Metrics are served beyond this machine without METRICS_TOKEN: anyone who reaches the port can read them');
   }
 
-  let stopped = false;
-  return {
-    url: config.publicUrl,
-    pool,
-    bus,
-    notifier,
-    logger,
-    http,
-    metricsUrl: `${metricsAddress}/metrics`,
-    async stop() {
-      if (stopped) return;
-      stopped = true;
-      await Promise.all([http.close(), metricsServer.close()]);
-      mailer?.close();
-      await appender.close();
-      await Promise.all([
-        relay.stop(),
-        sealer.stop(),
-        scanRunner.stop(),
-        enrichmentWorker.stop(),
-        webhookWorker.stop(),
-        ...projectors.map((projector) => projector.stop()),
-      ]);
-      await bus.close();
-      await notifier.close();
-      await pool.end();
-      await database.stop();
-    },
-  };
+  async function startParts(): Promise<RunningSystem> {
+    const bootstrap = options.bootstrap ?? { admin: running.has('api') };
+    if (bootstrap) {
+      await migrateDatabase(pool);
+      // The first admin: ADMIN_USERNAME / ADMIN_PASSWORD, or a generated password printed once.
+      if (bootstrap.admin) await ensureInitialAdmin(pool, { username: config.ADMIN_USERNAME, password: config.ADMIN_PASSWORD });
+    }
+    const metricsRegistry = createMetricsRegistry();
+    const ledgerMetrics = createLedgerMetrics(metricsRegistry, { openDeadLetters: () => countOpenDeadLetters(pool) });
+    const notifier = await openNotifier(config, { connectionString: database.connectionString, withinProcess: everything });
+    cleanup.push(() => notifier.close());
+    // The seal key signs in the jobs role; ingest and api only read it (receipts), never make one.
+    const signer = running.has('jobs') || running.has('api') ? await loadOrCreateSealSigner(config.sealKeyFile, { create: running.has('jobs') || everything }) : undefined;
+
+    const bus = running.has('relay') || running.has('projectors') ? await openBus(config, logger) : undefined;
+    if (bus) cleanup.push(() => bus.close());
+    const leaders: Array<{ readonly name: string; isLeader(): boolean }> = [];
+
+    if (running.has('relay') && bus) {
+      const relay: Relay = startRelay({
+        connectionString: database.connectionString,
+        bus,
+        subjectPrefix: config.NATS_SUBJECT_PREFIX,
+        partitions: config.PROJECTOR_PARTITIONS,
+        logger,
+      });
+      leaders.push({ name: 'relay', isLeader: relay.isLeader });
+      cleanup.push(() => relay.stop());
+    }
+
+    if (running.has('projectors') && bus) {
+      // One projector per partition of each projection: the per-website ones in PROJECTOR_PARTITIONS.
+      const projectors: Projector[] = asyncProjections.flatMap((projection) =>
+        partitionsOf(projection, config.PROJECTOR_PARTITIONS).map((partition) =>
+          startProjector({
+            connectionString: database.connectionString,
+            bus,
+            subjectPrefix: config.NATS_SUBJECT_PREFIX,
+            projection,
+            partition,
+            logger,
+            onParked: () => ledgerMetrics.observeParked(projection.name),
+            onAdvanced: (_checkpoint, applied) => {
+              ledgerMetrics.observeProjected(projection.name, applied);
+              const websiteIds = websitesOf(applied);
+              if (websiteIds.length > 0) notifier.publish({ projection: projection.name, websiteIds });
+            },
+          }),
+        ),
+      );
+      leaders.push(...projectors);
+      cleanup.push(() => Promise.all(projectors.map((projector) => projector.stop())));
+    }
+
+    const mailer = config.SMTP_URL ? createSmtpMailer({ url: config.SMTP_URL, from: config.mailFrom }) : undefined;
+    if (mailer) cleanup.push(async () => mailer.close());
+
+    if (running.has('jobs') && signer) startJobs(signer, mailer);
+
+    const http = running.has('ingest') || running.has('api') ? await startHttp(signer, mailer, metricsRegistry, ledgerMetrics, notifier) : undefined;
+
+    let metricsUrl: string | undefined;
+    if (options.metricsServer ?? true) {
+      const metricsServer = await buildMetricsServer({ registry: metricsRegistry, ...(config.METRICS_TOKEN ? { token: config.METRICS_TOKEN } : {}) });
+      const metricsAddress = await metricsServer.listen({ port: config.METRICS_PORT, host: config.METRICS_HOST });
+      cleanup.push(() => metricsServer.close());
+      metricsUrl = `${metricsAddress}/metrics`;
+      if (!isLoopback(config.METRICS_HOST) && !config.METRICS_TOKEN) {
+        logger.warn({ component: 'metrics', host: config.METRICS_HOST }, 'Metrics are served beyond this machine without METRICS_TOKEN: anyone who reaches the port can read them');
+      }
+    }
+
+    let stopped = false;
+    return {
+      url: config.publicUrl,
+      roles: roles.filter((role) => running.has(role)),
+      databaseUrl: database.connectionString,
+      pool,
+      bus,
+      notifier,
+      logger,
+      http,
+      metricsRegistry,
+      metricsUrl,
+      leaderships: () => leaders.filter((leader) => leader.isLeader()).map((leader) => leader.name),
+      async stop() {
+        if (stopped) return;
+        stopped = true;
+        await undo();
+      },
+    };
+  }
+
+  function startJobs(signer: SealSigner, mailer: Mailer | undefined): void {
+    // Tamper evidence: closes the committed log into signed seals every few seconds (docs/compliance.md).
+    // Sealers in several processes are safe: a seal's version is its sequence, so only one extends the chain.
+    const sealer = startSealer(pool, signer, {
+      intervalMs: config.SEAL_INTERVAL_SECONDS * 1000,
+      onError: (error) => logger.error({ err: error, component: 'sealer' }, 'Sealing failed; retrying on the next round'),
+    });
+    cleanup.push(() => sealer.stop());
+    const workerId = `${hostname()}:${process.pid}`;
+
+    // Cookie scans, one at a time per process (docs/scanner.md): the queue is the scans read model.
+    if (config.SCANNER === 'on') {
+      const scanRunner = startScanRunner({
+        pool,
+        runnerId: workerId,
+        ...installationScanOptions(config),
+        notifyNewFindings: async (website, findings) => {
+          const owner = await getUser(pool, website.ownerId);
+          if (!owner || !mailer) {
+            logger.warn({ component: 'scanner', websiteId: website.id, findings: findings.length }, 'A scheduled scan found something new; no email sent (no SMTP_URL or no owner)');
+            return;
+          }
+          const { companyName } = await getInstallationBranding(pool);
+          await mailer.send(newFindingsEmail({ to: owner.email, domain: website.domain, findings, appUrl: config.publicUrl, productName: companyName }));
+        },
+        onOutcome: (outcome) =>
+          logger.info({ component: 'scanner', scanId: outcome.scan.scanId, websiteId: outcome.scan.websiteId, status: outcome.status }, 'Scan finished'),
+        onError: (error) => logger.error({ err: error, component: 'scanner' }, 'The scan runner could not record a scan; retrying'),
+      });
+      cleanup.push(() => scanRunner.stop());
+    }
+
+    // Lead enrichment (docs/identification.md): the queue the enrichment-queue reactor fills, worked at
+    // ENRICHMENT_RATE_PER_MINUTE across every process; with ENRICHMENT_PROVIDER=off it only ends jobs
+    // at their deadline and records cancellations.
+    const enrichmentWorker = startEnrichmentWorker({
+      pool,
+      workerId,
+      provider: enrichmentProviderFromConfig(config),
+      ratePerMinute: config.ENRICHMENT_RATE_PER_MINUTE,
+      concurrency: config.ENRICHMENT_CONCURRENCY,
+      onOutcome: (outcome) => {
+        const entry = { component: 'enrichment', jobId: outcome.jobId, websiteId: outcome.websiteId, provider: outcome.provider, outcome: outcome.outcome, attempts: outcome.attempts, detail: outcome.detail };
+        if (outcome.outcome === 'rejected') logger.error(entry, 'The enrichment provider refused a job for good');
+        else if (outcome.outcome === 'retry') logger.warn({ ...entry, nextAttemptAt: outcome.nextAttemptAt }, 'An enrichment call failed; retrying');
+        else logger.info(entry, 'Enrichment finished');
+      },
+      onError: (error) => logger.error({ err: error, component: 'enrichment' }, 'The enrichment worker could not record a job; retrying'),
+    });
+    cleanup.push(() => enrichmentWorker.stop());
+
+    // The owners' webhooks (Standard Webhooks), through the same address rules as installation checks.
+    if (config.WEBHOOKS === 'on') {
+      const webhookWorker = startWebhookDeliveryWorker({
+        pool,
+        workerId,
+        allowHosts: config.VERIFY_ALLOWED_HOSTS,
+        onTry: (attempt) => {
+          if (attempt.outcome === 'delivered') return;
+          logger.warn(
+            { component: 'webhooks', deliveryId: attempt.deliveryId, endpointId: attempt.endpointId, attempt: attempt.attempt, statusCode: attempt.statusCode, error: attempt.error, outcome: attempt.outcome },
+            attempt.outcome === 'failed' ? 'A webhook delivery failed for good' : 'A webhook delivery failed; retrying',
+          );
+        },
+        onError: (error) => logger.error({ err: error, component: 'webhooks' }, 'The webhook worker could not record a delivery; retrying'),
+      });
+      cleanup.push(() => webhookWorker.stop());
+    }
+  }
+
+  async function startHttp(
+    signer: SealSigner | undefined,
+    mailer: Mailer | undefined,
+    metricsRegistry: Registry,
+    ledgerMetrics: ReturnType<typeof createLedgerMetrics>,
+    notifier: ProjectionNotifier,
+  ): Promise<FastifyInstance> {
+    const http: FastifyInstance = Fastify({
+      // pino's and fastify's logger types differ only in generics; the instance is a pino logger.
+      loggerInstance: logger.child({ component: 'http' }) as FastifyBaseLogger,
+      // Client addresses come from X-Forwarded-For only when the connection is from a trusted proxy.
+      trustProxy: config.TRUSTED_PROXIES.length > 0 ? config.TRUSTED_PROXIES : false,
+    });
+    // Closed before anything it uses (registered last, undone first).
+    cleanup.push(() => http.close());
+    // At the root and first, so every route of the server is counted.
+    await http.register(metricsPlugin, { registry: metricsRegistry });
+    if (running.has('ingest')) {
+      // The consent path's writer: one per process, shared by every ingest request.
+      const appender = createGroupCommitAppender(pool, { onBatchCommitted: ledgerMetrics.observeIngestBatch });
+      cleanup.splice(cleanup.length - 1, 0, () => appender.close());
+      await http.register(ingestPlugin, {
+        pool,
+        appender,
+        geo: createGeoLocator(config.GEOIP),
+        publicUrl: config.publicUrl,
+        widgetScriptPath: widgetScriptPath(),
+        rateLimitPerMinute: config.INGEST_RATE_LIMIT_PER_MINUTE,
+      });
+    }
+    if (running.has('api') && signer) {
+      await http.register(apiPlugin, {
+        pool,
+        publicUrl: config.publicUrl,
+        ...(mailer ? { mailer } : {}),
+        sessionSecret: config.SESSION_SECRET,
+        metricsRegistry,
+        seedPlans: options.bootstrap !== false,
+        // Webhook endpoints obey the installation check's address rules.
+        webhookUrls: { allowHosts: config.VERIFY_ALLOWED_HOSTS },
+        // Behind the api's sessions, Origin check and error handler, and in /api/docs.
+        extraRoutes: async ({ app, resolveScope }) => {
+          await app.register(exportRoutes, { pool, resolveScope });
+          await app.register(verificationRoutes, { pool, resolveScope, fetch: { allowHosts: config.VERIFY_ALLOWED_HOSTS } });
+          await app.register(liveRoutes, { notifier, resolveScope });
+          await app.register(receiptRoutes, { pool, resolveScope, publicUrl: config.publicUrl, sealKey: signer });
+        },
+      });
+      await http.register(webAppPlugin, { distDir: webAppDir(), publicUrl: config.publicUrl });
+    } else {
+      // An ingest-only process still answers the load balancer's health checks.
+      http.get('/healthz', async () => ({ status: 'ok' as const }));
+      http.get('/readyz', async (_request, reply) => {
+        const database = await pool.query('SELECT 1').then(() => true, () => false);
+        return reply.code(database ? 200 : 503).send({ status: database ? 'ready' : 'not ready', checks: { database } });
+      });
+    }
+    await http.listen({ port: config.PORT, host: config.HOST });
+    return http;
+  }
 }
 
 function isLoopback(host: string): boolean {

@@ -39,6 +39,7 @@ export async function runReplay(config: Config, args: readonly string[]): Promis
       let barStarted = false;
       const summary = await replayProjection(pool, projection, {
         ...(batchSize === undefined ? {} : { batchSize }),
+        partitions: config.PROJECTOR_PARTITIONS,
         onProgress: ({ events, total }) => {
           if (!barStarted) {
             bar.start(total, 0);

@@ -1,8 +1,8 @@
 // Jobs that change the log below where readers have got to (purge, erasure) must know that every
 // projection handling those events has applied them: then the projection's own hook can bring its
 // read model in line in the same transaction, and no bus redelivery can bring the old data back.
-import { isAfter, lockCheckpoint, type Checkpoint, type DbTransaction, type StoredEvent } from '@consentry/infra';
-import { asyncProjections, checkpointNameOf, type Projection } from '@consentry/projections';
+import type { Checkpoint, DbTransaction, StoredEvent } from '@consentry/infra';
+import { asyncProjections, lockProjectionCheckpoints, type Projection } from '@consentry/projections';
 
 export class ReadersBehindError extends Error {
   constructor(readonly projection: string, readonly event: Checkpoint) {
@@ -12,7 +12,7 @@ export class ReadersBehindError extends Error {
 }
 
 /**
- * Locks the checkpoints of the async projections that handle any of `events` (a projector's next
+ * Locks the checkpoints (every partition's) of the async projections that handle any of `events` (a projector's next
  * batch waits until the caller commits) and checks each has applied every one of them.
  * Returns, per projection, the events it handles.
  */
@@ -21,8 +21,9 @@ export async function lockReadersPast(tx: DbTransaction, events: readonly Stored
   for (const projection of asyncProjections) {
     const mine = events.filter((event) => projection.canHandle.includes(event.type));
     if (mine.length === 0) continue;
-    const checkpoint = await lockCheckpoint(tx, checkpointNameOf(projection));
-    const unapplied = mine.find((event) => isAfter(event, checkpoint));
+    // Every partition's checkpoint; each event must be applied by its own partition.
+    const checkpoints = await lockProjectionCheckpoints(tx, projection);
+    const unapplied = checkpoints.firstUnapplied(mine);
     if (unapplied) throw new ReadersBehindError(projection.name, unapplied);
     handled.set(projection, mine);
   }

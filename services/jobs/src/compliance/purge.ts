@@ -11,7 +11,6 @@ import {
   appendInTransaction,
   eventColumns,
   isAfter,
-  lockCheckpoint,
   readLatestSeal,
   sealAll,
   toStoredEvent,
@@ -20,7 +19,7 @@ import {
   type EventRow,
   type SealSigner,
 } from '@consentry/infra';
-import { asyncProjections, checkpointNameOf, foldConsentDimensions, foldConsentPurposes, type Website } from '@consentry/projections';
+import { asyncProjections, foldConsentDimensions, lockProjectionCheckpoints, foldConsentPurposes, type Website } from '@consentry/projections';
 import { lockReadersPast, ReadersBehindError } from './log-readers';
 
 /** Visitor data a purge removes; owner-side events (websites, users, branding…) are not personal data of visitors. */
@@ -133,7 +132,7 @@ export async function purgeWebsite(pool: Db, signer: SealSigner, website: Websit
     const cutoffDay = cutoff.toISOString().slice(0, 10);
     for (const projection of asyncProjections) {
       if (!projection.purgedBefore) continue;
-      await lockCheckpoint(tx, checkpointNameOf(projection));
+      await lockProjectionCheckpoints(tx, projection);
       await projection.purgedBefore(website.id, cutoffDay, tx);
     }
   });

@@ -200,6 +200,7 @@ export async function runRouteFuzz(options: FuzzOptions): Promise<FuzzSummary> {
     }),
   );
   const app = system.http;
+  if (!app) throw new Error('The fuzzer needs a process that serves HTTP');
   try {
     const send = (inject: InjectOptions) => app.inject(inject);
     const signIn = async (url: string, payload: object) => {

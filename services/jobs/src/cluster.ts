@@ -1,0 +1,171 @@
+// `consentry start` across the cores of one machine (node:cluster). The primary process prepares
+// the database (the embedded one too), runs the background roles asked for (relay, projectors,
+// jobs), and forks HTTP_WORKERS workers that serve ingest and api on the one PORT (the cluster
+// module shares the listening socket). Projectors and the relay thus never share an event loop with
+// HTTP. A worker that dies is replaced; Prometheus scrapes the primary, which adds up every
+// worker's metrics with its own. Across machines, each machine runs `--role` (docs/deploy.md).
+import cluster, { type Worker } from 'node:cluster';
+import { availableParallelism } from 'node:os';
+import { buildMetricsServer } from '@consentry/api';
+import type { Config } from '@consentry/infra';
+import { AggregatorRegistry, Registry, type MetricObjectWithValues, type MetricValue } from 'prom-client';
+import { startSystem, type Role, type RunningSystem } from './system';
+
+const httpRoles: readonly Role[] = ['ingest', 'api'];
+const workerRolesVariable = 'CONSENTRY_WORKER_ROLES';
+
+type MetricsJson = MetricObjectWithValues<MetricValue<string>>[];
+type WorkerMessage = { type: 'consentry:metrics'; id: number; metrics: MetricsJson } | { type: 'consentry:ready' };
+type PrimaryMessage = { type: 'consentry:metrics-request'; id: number };
+
+/** How many HTTP worker processes to fork: HTTP_WORKERS, with `auto` one per core when there are several. */
+export function httpWorkerCount(config: Config): number {
+  if (config.HTTP_WORKERS !== 'auto') return config.HTTP_WORKERS;
+  const cores = availableParallelism();
+  return cores > 1 ? cores : 0;
+}
+
+export interface StartedProduct {
+  /** This process's own part (the primary's, or the single process's). */
+  readonly system: RunningSystem;
+  readonly workers: number;
+  readonly metricsUrl: string | undefined;
+  stop(): Promise<void>;
+}
+
+/** This process is an HTTP worker forked by a primary (runStart hands it to runWorker). */
+export const isClusterWorker = () => cluster.isWorker && process.env[workerRolesVariable] !== undefined;
+
+/**
+ * Starts the roles asked for on this machine: in this process alone when no HTTP role is asked
+ * for or HTTP_WORKERS is 0, else as a primary with HTTP workers.
+ */
+export async function startProduct(config: Config, roles: readonly Role[]): Promise<StartedProduct> {
+  const http = roles.filter((role) => httpRoles.includes(role));
+  const workers = http.length > 0 ? httpWorkerCount(config) : 0;
+  if (workers === 0) {
+    const system = await startSystem(config, { roles });
+    return { system, workers: 0, metricsUrl: system.metricsUrl, stop: () => system.stop() };
+  }
+
+  const background = roles.filter((role) => !httpRoles.includes(role));
+  // The primary prepares the database (the first admin too when api is served) before any worker.
+  const system = await startSystem(config, { roles: background, metricsServer: false, bootstrap: { admin: http.includes('api') } });
+  const log = system.logger.child({ component: 'cluster' });
+  let stopping = false;
+  const env = { [workerRolesVariable]: http.join(','), DATABASE_URL: system.databaseUrl };
+
+  const fork = () => cluster.fork(env);
+  const replaced = new Map<number, number>();
+  cluster.on('exit', (worker, code, signal) => {
+    // Exit code 0 without a signal: it was asked to stop (Ctrl+C reaches every process of the group).
+    if (stopping || (code === 0 && !signal)) return;
+    // A worker that died is replaced; one that keeps dying at once is replaced at most every 5 s.
+    const restarts = (replaced.get(worker.id) ?? 0) + 1;
+    log.error({ pid: worker.process.pid, code, signal }, 'An HTTP worker exited; starting another');
+    setTimeout(() => {
+      if (!stopping) replaced.set(fork().id, restarts);
+    }, Math.min(5000, 100 * 2 ** Math.min(restarts, 6))).unref();
+  });
+
+  const ready = Array.from({ length: workers }, () => {
+    const worker = fork();
+    return new Promise<void>((resolve, reject) => {
+      worker.on('message', (message: WorkerMessage) => {
+        if (message.type === 'consentry:ready') resolve();
+      });
+      worker.once('exit', (code) => reject(new Error(`An HTTP worker exited while starting (exit code ${code}); its log says why`)));
+    });
+  });
+
+  const stopWorkers = async () => {
+    stopping = true;
+    const running = Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => worker !== undefined);
+    await Promise.all(
+      running.map(
+        (worker) =>
+          new Promise<void>((resolve) => {
+            if (worker.isDead()) return resolve();
+            const killer = setTimeout(() => worker.process.kill('SIGKILL'), 10_000);
+            worker.once('exit', () => {
+              clearTimeout(killer);
+              resolve();
+            });
+            worker.process.kill('SIGTERM');
+          }),
+      ),
+    );
+  };
+
+  try {
+    await Promise.all(ready);
+  } catch (error) {
+    await stopWorkers();
+    await system.stop();
+    throw error;
+  }
+
+  // Prometheus: this process's metrics and every worker's, added up (prom-client's cluster rules).
+  const registry = new Registry();
+  let nextRequest = 0;
+  registry.metrics = async () => {
+    const id = nextRequest++;
+    const fromWorkers = await Promise.all(
+      Object.values(cluster.workers ?? {}).map((worker) =>
+        worker && worker.isConnected()
+          ? new Promise<MetricsJson>((resolve) => {
+              const timer = setTimeout(() => finish([]), 2000);
+              const listener = (message: WorkerMessage) => {
+                if (message.type === 'consentry:metrics' && message.id === id) finish(message.metrics);
+              };
+              function finish(metrics: MetricsJson) {
+                clearTimeout(timer);
+                worker?.off('message', listener);
+                resolve(metrics);
+              }
+              worker.on('message', listener);
+              worker.send({ type: 'consentry:metrics-request', id } satisfies PrimaryMessage);
+            })
+          : Promise.resolve([]),
+      ),
+    );
+    const own = await system.metricsRegistry.getMetricsAsJSON();
+    return AggregatorRegistry.aggregate([own as MetricsJson, ...fromWorkers]).metrics();
+  };
+  const metricsServer = await buildMetricsServer({ registry, ...(config.METRICS_TOKEN ? { token: config.METRICS_TOKEN } : {}) });
+  const metricsAddress = await metricsServer.listen({ port: config.METRICS_PORT, host: config.METRICS_HOST }).catch(async (error: unknown) => {
+    await stopWorkers();
+    await system.stop();
+    throw error;
+  });
+
+  return {
+    system,
+    workers,
+    metricsUrl: `${metricsAddress}/metrics`,
+    async stop() {
+      await stopWorkers();
+      await metricsServer.close();
+      await system.stop();
+    },
+  };
+}
+
+/** An HTTP worker: serves its roles until the primary tells it to stop (SIGTERM) or goes away. */
+export async function runWorker(config: Config): Promise<number> {
+  const roles = (process.env[workerRolesVariable] ?? '').split(',').filter((role): role is Role => httpRoles.includes(role as Role));
+  const system = await startSystem(config, { roles, bootstrap: false, metricsServer: false });
+  process.on('message', (message: PrimaryMessage) => {
+    if (message.type !== 'consentry:metrics-request') return;
+    void system.metricsRegistry.getMetricsAsJSON().then((metrics) => process.send?.({ type: 'consentry:metrics', id: message.id, metrics } satisfies WorkerMessage));
+  });
+  process.send?.({ type: 'consentry:ready' } satisfies WorkerMessage);
+  await new Promise<void>((resolve) => {
+    process.once('SIGTERM', () => resolve());
+    process.once('SIGINT', () => resolve());
+    // The primary died (kill -9): stop serving rather than live on as an orphan.
+    process.once('disconnect', () => resolve());
+  });
+  await system.stop();
+  return 0;
+}
