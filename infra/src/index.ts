@@ -6,6 +6,7 @@ export { isTransientDatabaseError } from './db/errors';
 export { findUnsafeText, unsafeTextReason, withSafeText, UnsafeTextError, type UnsafeText } from './http/safe-text';
 export * from './event-store';
 export * from './ledger';
+export * from './processes';
 export * from './bus';
 export * from './bus/notifier';
 export { startEmbeddedPostgres, type RunningEmbeddedPostgres } from './embedded/embedded-postgres';

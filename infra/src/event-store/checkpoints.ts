@@ -30,22 +30,23 @@ export async function readCheckpoint(db: Queryable, name: string): Promise<Check
  * Reads a checkpoint and locks its row until the transaction ends, creating it if needed. Two
  * writers of the same read model (a live projector and a replay) serialise on this lock.
  */
-export async function lockCheckpoint(tx: Queryable, name: string): Promise<Checkpoint> {
-  await tx.query({
-    name: 'ensure-checkpoint',
-    text: 'INSERT INTO checkpoints (name) VALUES ($1) ON CONFLICT (name) DO NOTHING',
-    values: [name],
-  });
+export async function lockCheckpoint(tx: Queryable, name: string, options: { create?: boolean } = {}): Promise<Checkpoint> {
+  if (options.create ?? true) await ensureCheckpoint(tx, name);
   const { rows } = await tx.query<{ transaction_id: number; position: number }>({
     name: 'lock-checkpoint',
     text: 'SELECT transaction_id, position FROM checkpoints WHERE name = $1 FOR UPDATE',
     values: [name],
   });
   const row = rows[0];
-  // Created just above, so it is gone only when a replay removed it while this waited for its lock
-  // (repartitioning): going on from the start of the log would apply everything again.
-  if (!row) throw new Error(`Checkpoint ${name} was removed while this transaction waited for it; start again`);
+  // Gone: a replay moved the projection to another partition count (and removed it, perhaps while
+  // this waited for its lock). Going on from the start of the log would apply everything again.
+  if (!row) throw new Error(`Checkpoint ${name} no longer exists (a replay repartitioned its projection); start again`);
   return { transactionId: row.transaction_id, position: row.position };
+}
+
+/** Creates a checkpoint at the start of the log unless it exists. */
+export async function ensureCheckpoint(tx: Queryable, name: string): Promise<void> {
+  await tx.query({ name: 'ensure-checkpoint', text: 'INSERT INTO checkpoints (name) VALUES ($1) ON CONFLICT (name) DO NOTHING', values: [name] });
 }
 
 export async function writeCheckpoint(db: Queryable, name: string, checkpoint: Checkpoint): Promise<void> {

@@ -10,5 +10,5 @@ export {
   type GroupCommitOptions,
 } from './group-commit';
 export { readCommittedEvents, readCommittedHead, readEvent, readHorizon, readStream, type ReadCommittedOptions } from './read';
-export { readCheckpoint, writeCheckpoint, lockCheckpoint, shareCheckpoint, projectionCheckpointName } from './checkpoints';
+export { readCheckpoint, writeCheckpoint, lockCheckpoint, ensureCheckpoint, shareCheckpoint, projectionCheckpointName } from './checkpoints';
 export { atCurrentVersion, eventColumns, toStoredEvent, type EventRow } from './rows';

@@ -5,14 +5,14 @@
 // partitions to the others when its locks go with its connections.
 //
 // An event's partition is a hash of its website id. The relay writes it into the subject's last
-// token (`…​.p3`), so partition 3's consumer receives only its websites' events; events without a
+// token (`….p3`), so partition 3's consumer receives only its websites' events; events without a
 // website go to partition 0. A projection with P = 1 keeps its single checkpoint and consumer.
 //
 // The partition count is part of each checkpoint's name (`projection:NAME/p3of8`): the checkpoints
 // say how the read model was built. A projector configured for another count refuses to run
 // (checkPartitionLayout) instead of applying again what another layout applied; `consentry replay`
 // rebuilds a projection under the configured count.
-import { isAfter, startOfLog, type Checkpoint, type DbTransaction, type StoredEvent } from '@consentry/infra';
+import { isAfter, startOfLog, type Checkpoint, type DbTransaction } from '@consentry/infra';
 import type pg from 'pg';
 import { checkpointNameOf, type Projection } from '../projection';
 
@@ -37,7 +37,12 @@ function fnv1a(text: string): number {
   return hash >>> 0;
 }
 
-function websiteOf(event: Pick<StoredEvent, 'data'>): string | undefined {
+/** What partitioning reads of an event: its data's websiteId. */
+export interface WithData {
+  readonly data: unknown;
+}
+
+function websiteOf(event: WithData): string | undefined {
   const websiteId = (event.data as { websiteId?: unknown }).websiteId;
   return typeof websiteId === 'string' ? websiteId : undefined;
 }
@@ -47,7 +52,7 @@ export function partitionOfWebsite(websiteId: string | undefined, count: number)
   return count <= 1 || websiteId === undefined ? 0 : fnv1a(websiteId) % count;
 }
 
-export function partitionOfEvent(event: Pick<StoredEvent, 'data'>, count: number): number {
+export function partitionOfEvent(event: WithData, count: number): number {
   return partitionOfWebsite(websiteOf(event), count);
 }
 
@@ -68,7 +73,7 @@ export function partitionCheckpointName(projection: Pick<Projection, 'name'>, pa
   return partition.count <= 1 ? whole : `${whole}/p${partition.index}of${partition.count}`;
 }
 
-const partitionSuffix = /^\/p(\d+)of(\d+)$/;
+const partitionSuffix = /^\/p(0|[1-9]\d*)of([1-9]\d*)$/;
 
 /** Reads a checkpoint name back: which projection and partition it is for, or null for others. */
 export function parseCheckpointName(name: string): { projection: string; partition: Partition } | null {
@@ -97,9 +102,9 @@ export interface ProjectionCheckpoints {
   /** The partition count the checkpoints were written under (1 when there are none). */
   readonly count: number;
   readonly names: readonly string[];
-  checkpointFor(event: Pick<StoredEvent, 'data'>): Checkpoint;
+  checkpointFor(event: WithData): Checkpoint;
   /** Whether every event of `events` is at or before its partition's checkpoint. */
-  firstUnapplied<E extends Pick<StoredEvent, 'data' | 'transactionId' | 'position'>>(events: readonly E[]): E | undefined;
+  firstUnapplied<E extends WithData & Checkpoint>(events: readonly E[]): E | undefined;
 }
 
 export async function lockProjectionCheckpoints(tx: DbTransaction | pg.ClientBase, projection: Pick<Projection, 'name'>): Promise<ProjectionCheckpoints> {
@@ -120,7 +125,7 @@ export async function lockProjectionCheckpoints(tx: DbTransaction | pg.ClientBas
     count = parsed.partition.count;
     byIndex.set(parsed.partition.index, { transactionId: row.transaction_id, position: row.position });
   }
-  const checkpointFor = (event: Pick<StoredEvent, 'data'>) => byIndex.get(partitionOfEvent(event, count)) ?? startOfLog;
+  const checkpointFor = (event: WithData) => byIndex.get(partitionOfEvent(event, count)) ?? startOfLog;
   return {
     count,
     names: rows.map((row) => row.name),

@@ -6,6 +6,7 @@
 // projection cannot apply is set aside as a dead letter (dead-letters.ts) and the projector goes
 // on: it never retries one poisoned batch forever.
 import {
+  ensureCheckpoint,
   isAfter,
   lockCheckpoint,
   readCheckpoint,
@@ -64,7 +65,7 @@ export function startProjector(options: ProjectorOptions): Projector {
       return next;
     };
     const apply = (events: readonly StoredEvent[]) =>
-      applyProjectionBatch(client, projection, events, partition).then((advanced) => {
+      applyProjectionBatch(client, projection, events, partition, false).then((advanced) => {
         if (!advanced) return;
         for (const { event, error, newly } of advanced.parked) {
           // Once per event: a parked event is past the checkpoint and never comes back here.
@@ -88,10 +89,15 @@ export function startProjector(options: ProjectorOptions): Projector {
       maxBatch: batchSize,
       onBatch: (messages) => serially(() => apply(messages.map(fromBusMessage))),
     });
+    // Made before the catch-up, so a stop asked for during it is not missed.
+    const stopped = new Promise<void>((resolve) => {
+      if (stopping.signal.aborted) resolve();
+      stopping.signal.addEventListener('abort', () => resolve(), { once: true });
+    });
     try {
       await serially(async () => {
         let checkpoint = await readCheckpoint(client, name);
-        for (;;) {
+        while (!stopping.signal.aborted) {
           // A partition reads every event of its types and keeps its own websites' (applyProjectionBatch).
           const events = await readCommittedEvents(client, checkpoint, { limit: batchSize, types: projection.canHandle });
           if (events.length === 0) break;
@@ -101,7 +107,6 @@ export function startProjector(options: ProjectorOptions): Projector {
           if (events.length < batchSize) break;
         }
       });
-      const stopped = new Promise<void>((resolve) => stopping.signal.addEventListener('abort', () => resolve(), { once: true }));
       await Promise.race([consumption.done, lost, stopped]);
     } finally {
       await consumption.stop().catch(() => undefined);
@@ -124,6 +129,8 @@ export function startProjector(options: ProjectorOptions): Projector {
       try {
         // Checkpoints written under another partition count: applying from ours would count again.
         await checkPartitionLayout(leadership.client, projection, partition);
+        // Created here once; a batch never creates it (a replay may have removed it since).
+        await ensureCheckpoint(leadership.client, name);
         await runAsLeader(leadership.client, leadership.lost);
       } catch (error) {
         if (error instanceof PartitionLayoutError) {
@@ -162,12 +169,14 @@ export async function applyProjectionBatch(
   projection: Projection,
   events: readonly StoredEvent[],
   partition: Partition = wholeProjection,
+  /** False for a running projector: its checkpoint was created when it became leader, and if it is gone now it must not start over. */
+  createCheckpoint = true,
 ): Promise<({ checkpoint: Checkpoint } & ApplyOutcome) | null> {
   if (events.length === 0) return null;
   const name = partitionCheckpointName(projection, partition);
   await db.query('BEGIN');
   try {
-    const checkpoint = await lockCheckpoint(db, name);
+    const checkpoint = await lockCheckpoint(db, name, { create: createCheckpoint });
     const fresh = events.filter((event) => isAfter(event, checkpoint));
     if (fresh.length === 0) {
       await db.query('COMMIT');

@@ -6,12 +6,12 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGroupCommitAppender, createPool, startEmbeddedPostgres, type Db } from '@consentry/infra';
-import { consentAppendRequest, createTestDatabase, freePort, type TestDatabase } from '@consentry/infra/testing';
+import { createGroupCommitAppender, createPool, startEmbeddedPostgres, startProcessHeartbeat, type Db } from '@consentry/infra';
+import { consentAppendRequest, createTestDatabase, freePort, waitFor, type TestDatabase } from '@consentry/infra/testing';
 
 const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 const websiteId = '0b7a3f52-9c1e-4d2a-8f6b-5e4c3d2b1a09';
@@ -155,6 +155,60 @@ describe('with DATABASE_URL', () => {
     expect((await consentry(['dead-letters', 'bury'], env)).code).toBe(2);
     expect((await consentry(['dead-letters', '--projection', 'no-such-projection'], env)).code).toBe(2);
   });
+
+  it('status answers 0 with one JSON object of the database figures, 2 for an unknown option, 1 when the database cannot be reached', async () => {
+    await appendConsents(db.pool, 3);
+    // A process of the test's own, beating every second while the commands run.
+    const heartbeat = startProcessHeartbeat(db.pool, { roles: ['relay', 'projectors'], leaderships: () => ['relay', 'projection:consent-stats/p1of2'], intervalMs: 1000, version: '7.7.7' });
+    const processId = heartbeat.id;
+    await waitFor(async () => (await db.pool.query('SELECT 1 FROM processes WHERE id = $1', [processId])).rowCount === 1);
+    const password = `secret-${randomUUID()}`;
+    const unreachable = `postgres://consentry:${password}@127.0.0.1:${await freePort()}/consentry`;
+    const [json, human, unknownOption, stray, away] = await Promise.all([
+      consentry(['status', '--json'], env),
+      consentry(['status'], env),
+      consentry(['status', '--watch'], env),
+      consentry(['status', 'now'], env),
+      consentry(['status'], { ...env, DATABASE_URL: unreachable }),
+    ]);
+    await heartbeat.stop();
+    const { rows } = await db.pool.query<{ head: number; events: number; open: number }>(
+      `SELECT (SELECT max(position) FROM events) AS head,
+              (SELECT count(*)::int FROM events e
+                WHERE NOT EXISTS (SELECT 1 FROM checkpoints c WHERE c.name = 'relay' AND (c.transaction_id, c.position) >= (e.transaction_id, e.position))) AS events,
+              (SELECT count(*)::int FROM projection_dead_letters WHERE resolved_at IS NULL) AS open`,
+    );
+    const expected = rows[0]!;
+
+    expect(json).toMatchObject({ code: 0, stderr: '' });
+    const status = JSON.parse(json.stdout) as Record<string, unknown>;
+    expect(Object.keys(status).sort()).toEqual(['countLimit', 'deadLetters', 'generatedAt', 'headPosition', 'lastSeal', 'processes', 'projections', 'relay']);
+    expect(status).toMatchObject({
+      generatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT[\d:.]+Z$/),
+      headPosition: expected.head,
+      countLimit: 100_000,
+      processes: [
+        expect.objectContaining({ id: processId, host: hostname(), pid: process.pid, roles: ['relay', 'projectors'], version: '7.7.7', alive: true, leaderships: ['relay', 'projection:consent-stats/p1of2'] }),
+      ],
+      relay: { name: 'relay', partition: null, lag: { events: expected.events, exact: true, positions: expect.any(Number) }, leader: { processId, host: hostname(), pid: process.pid, alive: true } },
+      deadLetters: { open: expected.open, byProjection: expect.any(Object) },
+    });
+    const projections = status.projections as Array<{ name: string; checkpoints: Array<{ name: string; partition: unknown; lag: { events: number; exact: boolean } }> }>;
+    expect(projections.map((projection) => projection.name)).toEqual(expect.arrayContaining(['consent-stats', 'consent-records', 'analytics', 'leads']));
+    // A whole projection: one checkpoint, under its own name.
+    expect(projections.find((projection) => projection.name === 'consent-records')!.checkpoints).toEqual([
+      expect.objectContaining({ name: 'projection:consent-records', partition: null, lag: expect.objectContaining({ exact: true }) }),
+    ]);
+
+    expect(human).toMatchObject({ code: 0, stdout: expect.stringMatching(/^HOST +PID +ROLES/m) });
+    expect(human.stdout).toMatch(new RegExp(`^\\S+ +${process.pid} +relay,projectors +7\\.7\\.7 `, 'm'));
+    expect(human.stdout + json.stdout).not.toContain(db.connectionString);
+    expect(unknownOption).toMatchObject({ code: 2, stderr: expect.stringContaining("Unknown option '--watch'") });
+    expect(stray.code).toBe(2);
+    expect(away).toMatchObject({ code: 1, stdout: '', stderr: expect.stringContaining('consentry status: cannot reach the database') });
+    expect(away.stderr).not.toContain(password);
+    expect(away.stderr).not.toContain('postgres://');
+  });
 });
 
 describe('on the embedded default (no DATABASE_URL)', () => {
@@ -189,6 +243,10 @@ describe('on the embedded default (no DATABASE_URL)', () => {
     const ids = await withEmbedded((pool) => appendConsents(pool, 5));
     expect((await consentry(['seal'], env)).code).toBe(0);
     expect((await consentry(['verify'], env)).code).toBe(0);
+    // What the embedded server logs goes to stderr: stdout stays one JSON object.
+    const status = await consentry(['status', '--json'], { ...env, LOG_LEVEL: 'info' });
+    expect(status.code).toBe(0);
+    expect(JSON.parse(status.stdout)).toMatchObject({ lastSeal: { sequence: 1, since: { events: 0, exact: true } }, relay: { lag: { events: 6, exact: true } } });
     await withEmbedded((pool) => tamperWith(pool, ids[2]!));
     expect(await consentry(['verify'], env)).toMatchObject({ code: 1, stdout: expect.stringContaining('does NOT verify') });
     expect((await consentry(['replay', '--projection', 'no-such-projection'], env)).code).toBe(2);

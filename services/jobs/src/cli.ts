@@ -14,11 +14,17 @@ import { runMigrate } from './commands/migrate';
 import { runReplay } from './commands/replay';
 import { runScan } from './commands/scan';
 import { runStart } from './commands/start';
+import { runStatus } from './commands/status';
 
 const usage = `Usage: consentry <command> [options]
 
 Commands:
-  start                       start the whole product on PORT (default 3000)
+  start [--role ROLES]        start the product on PORT (default 3000): every part, with HTTP
+                              workers on every core (HTTP_WORKERS); --role runs only some of
+                              ingest, api, projectors, relay, jobs (comma-separated), for a
+                              deployment across machines (docs/deploy.md; needs NATS_URL)
+  status [--json]             what runs where: processes and their roles, partitions owned,
+                              lag per projection and partition, dead letters, the last seal
   migrate                     apply database migrations and exit
   replay [--projection NAME]  rebuild one projection (or all) from the event log; exits 1 when
                               some events could not be applied (set aside as dead letters)
@@ -57,7 +63,7 @@ async function main(argv: readonly string[]): Promise<number> {
   const config = loadConfig();
   switch (command) {
     case 'start':
-      return runStart(config);
+      return runStart(config, rest);
     case 'migrate':
       return runMigrate(config);
     case 'replay':
@@ -78,6 +84,8 @@ async function main(argv: readonly string[]): Promise<number> {
       return runReceipt(config, rest);
     case 'subject':
       return runSubject(config, rest);
+    case 'status':
+      return runStatus(config, rest);
     default:
       process.stderr.write(`Unknown command: ${command}\n\n${usage}`);
       return 2;

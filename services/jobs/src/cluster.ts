@@ -154,7 +154,7 @@ export async function startProduct(config: Config, roles: readonly Role[]): Prom
 /** An HTTP worker: serves its roles until the primary tells it to stop (SIGTERM) or goes away. */
 export async function runWorker(config: Config): Promise<number> {
   const roles = (process.env[workerRolesVariable] ?? '').split(',').filter((role): role is Role => httpRoles.includes(role as Role));
-  const system = await startSystem(config, { roles, bootstrap: false, metricsServer: false });
+  const system = await startSystem(config, { roles, bootstrap: false, metricsServer: false, statusMetrics: false });
   process.on('message', (message: PrimaryMessage) => {
     if (message.type !== 'consentry:metrics-request') return;
     void system.metricsRegistry.getMetricsAsJSON().then((metrics) => process.send?.({ type: 'consentry:metrics', id: message.id, metrics } satisfies WorkerMessage));

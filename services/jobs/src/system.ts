@@ -16,6 +16,7 @@ import {
   createNatsNotifier,
   createPool,
   createPostgresNotifier,
+  startProcessHeartbeat,
   loadOrCreateSealSigner,
   migrateDatabase,
   startEmbeddedPostgres,
@@ -34,6 +35,7 @@ import {
   createLedgerMetrics,
   createMetricsRegistry,
   createSmtpMailer,
+  createStatusMetrics,
   ensureInitialAdmin,
   exportRoutes,
   liveRoutes,
@@ -80,6 +82,12 @@ export interface SystemOptions {
    * the primary serves everyone's metrics together (cluster.ts).
    */
   readonly metricsServer?: boolean;
+  /**
+   * Whether this process's metrics include the installation's status (lag, processes, seals),
+   * which every process reads alike from the database (default true). Cluster workers leave it to
+   * the primary, whose sum of everyone's metrics would otherwise count it once per worker.
+   */
+  readonly statusMetrics?: boolean;
 }
 
 export interface RunningSystem {
@@ -194,6 +202,7 @@ export async function startSystem(config: Config, options: SystemOptions = {}): 
     }
     const metricsRegistry = createMetricsRegistry();
     const ledgerMetrics = createLedgerMetrics(metricsRegistry, { openDeadLetters: () => countOpenDeadLetters(pool) });
+    if (options.statusMetrics ?? true) createStatusMetrics(metricsRegistry, pool);
     const notifier = await openNotifier(config, { connectionString: database.connectionString, withinProcess: everything });
     cleanup.push(() => notifier.close());
     // The seal key signs in the jobs role; ingest and api only read it (receipts), never make one.
@@ -256,6 +265,14 @@ export async function startSystem(config: Config, options: SystemOptions = {}): 
         logger.warn({ component: 'metrics', host: config.METRICS_HOST }, 'Metrics are served beyond this machine without METRICS_TOKEN: anyone who reaches the port can read them');
       }
     }
+
+    // What runs where, for `consentry status`: this process's roles and the locks it holds.
+    const heartbeat = startProcessHeartbeat(pool, {
+      roles: roles.filter((role) => running.has(role)),
+      leaderships: () => leaders.filter((leader) => leader.isLeader()).map((leader) => leader.name),
+      onError: (error) => logger.warn({ err: error, component: 'heartbeat' }, 'Could not record this process in the processes table; retrying'),
+    });
+    cleanup.push(() => heartbeat.stop());
 
     let stopped = false;
     return {

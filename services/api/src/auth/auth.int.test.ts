@@ -1,10 +1,12 @@
 // Signing in and out through app.inject() on a real database: the contract of spec section 7 and the
 // issue (owners and admins), and the security properties: session fixation, cookie attributes,
-// expiry, foreign origins, brute-force limits, and no secret in any answer or log line.
+// expiry, foreign origins, brute-force limits (shared by every api process), and no secret in any
+// answer or log line.
 import { randomUUID } from 'node:crypto';
 import type { InjectOptions } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '@consentry/infra/testing';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createPool } from '@consentry/infra';
+import { createTestDatabase, startTcpProxy, type TestDatabase } from '@consentry/infra/testing';
 import { sessionCookieName } from '../app';
 import {
   buildTestApi,
@@ -382,6 +384,13 @@ describe('when someone guesses passwords', () => {
     },
     trustProxy: true,
   });
+  const internalError = { error: { code: 'INTERNAL', message: 'Something went wrong on our side' } };
+
+  // The tallies are in the database, shared by every app on it as by every process of an
+  // installation: each case starts from none.
+  beforeEach(async () => {
+    await db.pool.query('DELETE FROM sign_in_tallies');
+  });
 
   it('strangers guessing from many addresses never lock the owner out, and each guessing address is slowed down', async () => {
     const limited = await buildTestApi(db.pool, limits({ pair: 3, account: 5 }));
@@ -453,6 +462,68 @@ describe('when someone guesses passwords', () => {
     } finally {
       await limited.close();
     }
+  });
+  it('counts guesses sent to different api processes against the same tallies', async () => {
+    // Another process: its own app and its own connections to the same database.
+    const elsewhere = createPool(db.connectionString, { max: 4, applicationName: 'test-api_auth-elsewhere' });
+    const first = await buildTestApi(db.pool, limits({ pair: 3 }));
+    const second = await buildTestApi(elsewhere, limits({ pair: 3 }));
+    try {
+      const owner = await registerOwner(first.app);
+      const guess = (instance: TestApi) =>
+        instance.app.inject({ method: 'POST', url: '/api/auth/login', headers: { origin: testPublicUrl, 'x-forwarded-for': '203.0.113.77' }, payload: { email: owner.email, password: 'guess' } });
+      const burst = await Promise.all([first, second, first, second, first, second, first, second].map(guess));
+      expect(burst.map((response) => response.statusCode).sort()).toEqual([401, 401, 401, 429, 429, 429, 429, 429]);
+      expect((await guess(second)).statusCode).toBe(429);
+    } finally {
+      await first.close();
+      await second.close();
+      await elsewhere.end();
+    }
+  });
+
+  it('when the database is away, fails a sign-in as it always has: 500, nothing internal in the answer', async () => {
+    const url = new URL(db.connectionString);
+    const proxy = await startTcpProxy({ targetHost: url.hostname, targetPort: Number(url.port || 5432) });
+    url.host = `${proxy.host}:${proxy.port}`;
+    const pool = createPool(url.toString(), { max: 4 });
+    const flaky = await buildTestApi(pool);
+    try {
+      const owner = await registerOwner(flaky.app);
+      const signIn = () => flaky.app.inject({ method: 'POST', url: '/api/auth/login', headers: { origin: testPublicUrl }, payload: { email: owner.email, password: testPassword } });
+      proxy.cut();
+      const away = await signIn();
+      expect(away.statusCode).toBe(500);
+      expect(away.json()).toEqual(internalError);
+      expect(sessionCookieOf(away)).toBeUndefined();
+      const admin = await flaky.app.inject({ method: 'POST', url: '/api/admin/login', headers: { origin: testPublicUrl }, payload: { username: 'root', password: adminPassword } });
+      expect(admin.statusCode).toBe(500);
+      expect(admin.json()).toEqual({ success: false, error: 'Something went wrong on our side' });
+      proxy.restore();
+      expect((await signIn()).statusCode).toBe(200);
+    } finally {
+      await flaky.close();
+      await pool.end();
+      await proxy.close();
+    }
+  });
+
+  it('tries no password while the tallies cannot be read, not even the right one', async () => {
+    const owner = await registerOwner(api.app);
+    await db.pool.query('ALTER TABLE sign_in_tallies RENAME TO sign_in_tallies_away');
+    try {
+      const response = await post('/api/auth/login', { email: owner.email, password: testPassword });
+      expect(response.statusCode).toBe(500);
+      expect(response.json()).toEqual(internalError);
+      expect(sessionCookieOf(response)).toBeUndefined();
+      const admin = await post('/api/admin/login', { username: 'root', password: adminPassword });
+      expect(admin.statusCode).toBe(500);
+      expect(admin.json()).toEqual({ success: false, error: 'Something went wrong on our side' });
+      expect(sessionCookieOf(admin)).toBeUndefined();
+    } finally {
+      await db.pool.query('ALTER TABLE sign_in_tallies_away RENAME TO sign_in_tallies');
+    }
+    expect((await post('/api/auth/login', { email: owner.email, password: testPassword })).statusCode).toBe(200);
   });
 });
 

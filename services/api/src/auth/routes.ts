@@ -4,8 +4,8 @@
 // /api/logout (GET asks to confirm). Admins: POST /api/admin/login answering `{ success, error }`
 // whatever happens, POST /api/admin/logout, GET /api/admin/me. Both sign-ins slow down repeated
 // failures (sign-in-throttle.ts: per account and address, never holding back an address that has
-// not failed); registration is rate-limited per address. A sign-in issues a new session id (the
-// old one stops working: no session fixation). Owner and admin sign-ins can share one session
+// not failed, on tallies every api process shares); registration is rate-limited per address. A
+// sign-in issues a new session id (the old one stops working: no session fixation). Owner and admin sign-ins can share one session
 // cookie; signing out of one keeps the other.
 import { emailAddress } from '@consentry/events';
 import { UnsafeTextError, type Db } from '@consentry/infra';
@@ -121,7 +121,15 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     timeWindow: limits.registrationsPerAddress.windowMs,
     keyGenerator: (request) => `register:${request.ip}`,
   });
-  const throttle = createSignInThrottle(limits.failures);
+  const throttle = createSignInThrottle(pool, limits.failures, {
+    onSweepFailed: (error) => app.log.warn({ err: error }, 'deleting forgotten sign-in tallies failed'),
+  });
+  /**
+   * Reporting how an attempt ended only corrects the tallies: if that fails, the attempt stays
+   * counted as a failure (the safe side) and the sign-in goes on as decided.
+   */
+  const settle = (request: FastifyRequest, report: Promise<void>) =>
+    report.catch((error: unknown) => request.log.warn({ err: error }, 'the sign-in throttle could not take back a failure'));
 
   const tooManyAttempts = (seconds: number) =>
     seconds < 60
@@ -258,23 +266,25 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       schema: { tags: ['auth'], summary: 'Sign an owner in', body: loginBody, response: { 200: userAuthAnswer, ...errorsFor(400, 401, 403, 413, 415, 429) } },
     },
     async (request, reply) => {
-      const attempt = throttle.attempt(`user:${request.body.email.toLowerCase()}`, request.ip);
+      // When the tallies cannot be read (the database away), this throws: the sign-in fails as any
+      // does without a database, and no password is tried unthrottled.
+      const attempt = await throttle.attempt(`user:${request.body.email.toLowerCase()}`, request.ip);
       if (!attempt.allowed) {
         const wait = secondsOf(attempt.retryAfterMs);
         onSignIn('user', 'rate_limited');
         return reply.code(429).header('retry-after', String(wait)).send(errorBody('RATE_LIMITED', tooManyAttempts(wait)));
       }
       // A throw (the database away) is no answer about the password: it is not held against anyone.
-      const user = await authenticateUser(accounts, request.body.email, request.body.password).catch((error: unknown) => {
-        attempt.withdrawn();
+      const user = await authenticateUser(accounts, request.body.email, request.body.password).catch(async (error: unknown) => {
+        await settle(request, attempt.withdrawn());
         throw error;
       });
       if (!user) {
-        attempt.failed();
+        await attempt.failed();
         onSignIn('user', 'failure');
         return reply.code(401).send(errorBody('INVALID_CREDENTIALS', 'Invalid email or password'));
       }
-      attempt.succeeded();
+      await settle(request, attempt.succeeded());
       await request.session.regenerate(['adminUsername']);
       request.session.set('userId', user.id);
       forgetViewer(request);
@@ -329,7 +339,8 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     },
     async (request, reply) => {
       const { username, password } = request.body;
-      const attempt = throttle.attempt(`admin:${username.trim().toLowerCase()}`, request.ip);
+      // Throws when the tallies cannot be read, as for an owner.
+      const attempt = await throttle.attempt(`admin:${username.trim().toLowerCase()}`, request.ip);
       if (!attempt.allowed) {
         const wait = secondsOf(attempt.retryAfterMs);
         onSignIn('admin', 'rate_limited');
@@ -340,15 +351,15 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
         const passwordHash = await findAdminPasswordHash(pool, username);
         valid = passwordHash === null ? await hasher.verifyNothing(password) : await hasher.verify(passwordHash, password);
       } catch (error) {
-        attempt.withdrawn();
+        await settle(request, attempt.withdrawn());
         throw error;
       }
       if (!valid) {
-        attempt.failed();
+        await attempt.failed();
         onSignIn('admin', 'failure');
         return reply.code(401).send({ success: false, error: invalidCredentials });
       }
-      attempt.succeeded();
+      await settle(request, attempt.succeeded());
       await request.session.regenerate(['userId']);
       request.session.set('adminUsername', username);
       forgetViewer(request);

@@ -7,9 +7,23 @@
 // themselves failed at that account, so an address that has not failed is never held back: the right
 // password from the owner's own browser always goes through, however many strangers guess.
 //
-// An attempt counts as a failure from the moment it starts (and is taken back if it succeeds), so
-// a burst of parallel guesses is tallied as it arrives, not after the first answers. Tallies are
-// forgotten 15 minutes after their latest failure; they live in this process's memory, bounded.
+// An attempt counts as a failure from the moment it starts (and is taken back if it succeeds or is
+// withdrawn), so a burst of parallel guesses is tallied as it arrives, not after the first answers.
+// Tallies are forgotten 15 minutes after their latest failure.
+//
+// The tallies live in PostgreSQL (`sign_in_tallies`, migration 021), shared by every process of the
+// installation: node:cluster workers and api processes on other machines count against the same
+// rows, so N processes do not give a guesser N times the attempts. An attempt locks its three rows
+// with one INSERT … ON CONFLICT DO UPDATE … RETURNING (in key order, so attempts never deadlock),
+// decides on what it read and counts itself in the same transaction: parallel attempts, in any
+// process, are tallied one after the other. Times are the database's clock, the one all machines
+// share. Rows are keyed by the SHA-256 of the tally's key, so the table names no address and no
+// account; a forgotten row is rewritten when its key fails again, or deleted by a bounded sweep that
+// attempts run now and then. When the tallies cannot be read, attempt() rejects: the sign-in fails as
+// it does whenever the database is away, and no password is tried unthrottled.
+// sign-in-throttle-memory.ts applies the same rules in memory, for the unit tests.
+import { createHash } from 'node:crypto';
+import type { Db, DbClient } from '@consentry/infra';
 
 export interface SignInThrottleOptions {
   /** Failures one address may make at one account before its attempts there start to wait. */
@@ -23,9 +37,6 @@ export interface SignInThrottleOptions {
   readonly maxDelayMs: number;
   /** A tally is forgotten this long after its latest failure. */
   readonly forgetAfterMs: number;
-  /** Tallies kept at most (the least recently failed are forgotten first). */
-  readonly maxEntries?: number;
-  readonly now?: () => number;
 }
 
 export const defaultSignInThrottle: SignInThrottleOptions = {
@@ -37,94 +48,246 @@ export const defaultSignInThrottle: SignInThrottleOptions = {
   forgetAfterMs: 15 * 60_000,
 };
 
-interface Tally {
-  failures: number;
-  lastFailureAt: number;
-}
-
 export type SignInAttempt =
   | { readonly allowed: false; readonly retryAfterMs: number }
   | {
       readonly allowed: true;
-      succeeded(): void;
-      failed(): void;
+      /** The password was right: the address starts over at this account, and this attempt is no failure anywhere. */
+      succeeded(): Promise<void>;
+      /** The password was wrong: the attempt stays counted. */
+      failed(): Promise<void>;
       /** The attempt got no answer about the password (the database was away): it counts for nothing. */
-      withdrawn(): void;
+      withdrawn(): Promise<void>;
     };
 
 export interface SignInThrottle {
-  /** Whether this address may try this account now; if so, report how the attempt ended. */
-  attempt(account: string, address: string): SignInAttempt;
+  /**
+   * Whether this address may try this account now; if so, the attempt is counted as a failure until
+   * it reports how it ended. Rejects when the tallies cannot be read.
+   */
+  attempt(account: string, address: string): Promise<SignInAttempt>;
 }
 
-export function createSignInThrottle(options: SignInThrottleOptions = defaultSignInThrottle): SignInThrottle {
-  const now = options.now ?? Date.now;
-  const maxEntries = options.maxEntries ?? 100_000;
-  const tallies = new Map<string, Tally>();
+export interface Tally {
+  readonly failures: number;
+  /** Milliseconds since the epoch. */
+  readonly lastFailureAt: number;
+}
 
-  function current(key: string, at: number): Tally | undefined {
-    const tally = tallies.get(key);
-    if (tally && at - tally.lastFailureAt >= options.forgetAfterMs) {
-      tallies.delete(key);
-      return undefined;
-    }
-    return tally;
-  }
+/** The three tallies one attempt counts in. */
+export interface TallyKeys {
+  readonly pair: string;
+  readonly address: string;
+  readonly account: string;
+}
 
-  /** Milliseconds this tally still makes an attempt wait (0: none). */
-  function waitFor(tally: Tally | undefined, free: number, at: number): number {
+export function tallyKeysOf(account: string, address: string): TallyKeys {
+  // JSON keeps the parts apart whatever characters an account name holds.
+  return {
+    pair: JSON.stringify(['pair', account, address]),
+    address: JSON.stringify(['address', address]),
+    account: JSON.stringify(['account', account]),
+  };
+}
+
+/** The tally as the rules see it at `at`: none once forgotten, or once all its failures were taken back. */
+export function liveTally(tally: Tally | undefined, at: number, options: SignInThrottleOptions): Tally | undefined {
+  return tally !== undefined && tally.failures > 0 && at - tally.lastFailureAt < options.forgetAfterMs ? tally : undefined;
+}
+
+/** Milliseconds an attempt at `at` must still wait (0: none), given the live tallies of its keys. */
+export function waitBefore(
+  tallies: { readonly [key in keyof TallyKeys]: Tally | undefined },
+  at: number,
+  options: SignInThrottleOptions,
+): number {
+  const waitFor = (tally: Tally | undefined, free: number) => {
     if (!tally || tally.failures < free) return 0;
     const delay = Math.min(options.maxDelayMs, options.baseDelayMs * 2 ** Math.min(tally.failures - free, 40));
     return Math.max(0, tally.lastFailureAt + delay - at);
-  }
+  };
+  return Math.max(
+    waitFor(tallies.pair, options.freePerAccountAndAddress),
+    waitFor(tallies.address, options.freePerAddress),
+    // Strangers' failures at an account hold back only addresses that have failed there themselves.
+    tallies.pair ? waitFor(tallies.account, options.freePerAccount) : 0,
+  );
+}
 
-  function addFailure(key: string, at: number): void {
-    const tally = current(key, at);
-    tallies.delete(key); // re-inserted last: the map's order is the order of latest failures
-    tallies.set(key, { failures: (tally?.failures ?? 0) + 1, lastFailureAt: at });
-    if (tallies.size > maxEntries) tallies.delete(tallies.keys().next().value!);
-  }
+/** What a row is keyed by: the SHA-256 (hex) of the tally's key, so no row names an address or an account. */
+export const hashTallyKey = (key: string): string => createHash('sha256').update(key, 'utf8').digest('hex');
 
-  function takeBack(key: string, at: number): void {
-    const tally = current(key, at);
-    if (!tally) return;
-    if (tally.failures <= 1) tallies.delete(key);
-    else tally.failures -= 1;
+export interface SignInTallySweeping {
+  /** Forgotten rows one sweep deletes at most; a sweep that deletes that many runs again at the next attempt. */
+  readonly sweepLimit?: number;
+  /** How often one process sweeps while it keeps up. */
+  readonly sweepEveryMs?: number;
+  /** A sweep failed; the sign-in it ran beside goes on, and a later sweep tries again. */
+  readonly onSweepFailed?: (error: unknown) => void;
+}
+
+interface LockedTallyRow {
+  key_hash: string;
+  failures: number;
+  last_failure_at: Date;
+  /** The database's clock once the row was locked. */
+  at: Date;
+}
+
+/**
+ * Locks the tallies of these keys in key order (a missing one is created with no failures) and reads
+ * them as they are once locked, with the database's clock. Attempts at the same tallies, in any
+ * process, wait here for one another.
+ */
+async function lockTallies(tx: DbClient, keyHashes: readonly string[]): Promise<LockedTallyRow[]> {
+  const { rows } = await tx.query<LockedTallyRow>({
+    name: 'sign-in-tallies-lock',
+    text: `INSERT INTO sign_in_tallies AS tally (key_hash, failures, last_failure_at)
+           SELECT key_hash, 0, clock_timestamp() FROM unnest($1::text[]) AS key_hash ORDER BY key_hash
+           ON CONFLICT (key_hash) DO UPDATE SET failures = tally.failures
+           RETURNING tally.key_hash, tally.failures, tally.last_failure_at, clock_timestamp() AS at`,
+    values: [keyHashes],
+  });
+  return rows;
+}
+
+/** Sets the failures of tallies this transaction has locked, all failing at `at`. */
+async function countFailures(tx: DbClient, counted: ReadonlyArray<{ readonly keyHash: string; readonly failures: number }>, at: Date): Promise<void> {
+  await tx.query({
+    name: 'sign-in-tallies-count',
+    text: `UPDATE sign_in_tallies AS tally SET failures = counted.failures, last_failure_at = $3
+             FROM unnest($1::text[], $2::integer[]) AS counted (key_hash, failures)
+            WHERE tally.key_hash = counted.key_hash`,
+    values: [counted.map((tally) => tally.keyHash), counted.map((tally) => tally.failures), at],
+  });
+}
+
+/**
+ * Takes one failure back from each live tally of `keyHashes`, or all of them from those also in
+ * `forgetting`. One statement, locking in key order like an attempt.
+ */
+async function takeBackFailures(pool: Db, keyHashes: readonly string[], forgetting: readonly string[], forgetAfterMs: number): Promise<void> {
+  await pool.query({
+    name: 'sign-in-tallies-take-back',
+    text: `WITH locked AS (
+             SELECT key_hash FROM sign_in_tallies WHERE key_hash = ANY($1::text[]) ORDER BY key_hash FOR UPDATE
+           )
+           UPDATE sign_in_tallies AS tally
+              SET failures = CASE WHEN tally.key_hash = ANY($2::text[]) THEN 0 ELSE tally.failures - 1 END
+             FROM locked
+            WHERE tally.key_hash = locked.key_hash
+              AND tally.failures > 0
+              AND tally.last_failure_at > now() - $3::double precision * interval '1 millisecond'`,
+    values: [keyHashes, forgetting, forgetAfterMs],
+  });
+}
+
+/**
+ * Deletes up to `limit` forgotten tallies, oldest first, and says how many. Rows an attempt holds
+ * are skipped (a later sweep finds them), so a sweep never waits for anyone.
+ */
+export async function deleteForgottenSignInTallies(pool: Db, forgetAfterMs: number, limit: number): Promise<number> {
+  const result = await pool.query({
+    name: 'sign-in-tallies-sweep',
+    text: `DELETE FROM sign_in_tallies
+            WHERE key_hash IN (
+                    SELECT key_hash FROM sign_in_tallies
+                     WHERE last_failure_at <= now() - $1::double precision * interval '1 millisecond'
+                     ORDER BY last_failure_at
+                     LIMIT $2
+                       FOR UPDATE SKIP LOCKED)
+              AND last_failure_at <= now() - $1::double precision * interval '1 millisecond'`,
+    values: [forgetAfterMs, limit],
+  });
+  return result.rowCount ?? 0;
+}
+
+/**
+ * Decides an attempt on its locked tallies and, when it may go ahead, counts it as a failure in the
+ * same transaction. Answers the wait (0: counted, go ahead); a refused attempt changes nothing.
+ */
+async function countAttempt(pool: Db, keyHashes: TallyKeys, options: SignInThrottleOptions): Promise<number> {
+  const client = await pool.connect();
+  // A connection that fails while checked out reports it here (its queries fail too); unheard, the
+  // error would end the process. Such a connection is not given back to the pool.
+  let broken: Error | undefined;
+  const onBroken = (error: Error) => {
+    broken = error;
+  };
+  client.on('error', onBroken);
+  try {
+    // Locks are held for a few round trips; one held much longer means something is wrong: fail.
+    await client.query("BEGIN; SET LOCAL lock_timeout = '5s'");
+    const rows = await lockTallies(client, Object.values(keyHashes));
+    const at = Math.max(...rows.map((row) => row.at.getTime()));
+    const tallyOf = (keyHash: string) => {
+      const row = rows.find((candidate) => candidate.key_hash === keyHash);
+      return liveTally(row && { failures: row.failures, lastFailureAt: row.last_failure_at.getTime() }, at, options);
+    };
+    const tallies = { pair: tallyOf(keyHashes.pair), address: tallyOf(keyHashes.address), account: tallyOf(keyHashes.account) };
+    const wait = waitBefore(tallies, at, options);
+    if (wait > 0) {
+      await client.query('ROLLBACK');
+      return wait;
+    }
+    const counted = (['pair', 'address', 'account'] as const).map((key) => ({ keyHash: keyHashes[key], failures: (tallies[key]?.failures ?? 0) + 1 }));
+    await countFailures(client, counted, new Date(at));
+    await client.query('COMMIT');
+    return 0;
+  } catch (error) {
+    await client.query('ROLLBACK').catch((rollbackError: unknown) => {
+      broken ??= rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+    });
+    throw error;
+  } finally {
+    client.off('error', onBroken);
+    client.release(broken);
+  }
+}
+
+/** The api's throttle: tallies in PostgreSQL, shared by every process on the same database. */
+export function createSignInThrottle(pool: Db, options: SignInThrottleOptions = defaultSignInThrottle, sweeping: SignInTallySweeping = {}): SignInThrottle {
+  const sweepLimit = sweeping.sweepLimit ?? 1_000;
+  const sweepEveryMs = sweeping.sweepEveryMs ?? 60_000;
+  let nextSweepAt = 0;
+
+  async function sweepWhenDue(): Promise<void> {
+    const now = Date.now();
+    if (now < nextSweepAt) return;
+    nextSweepAt = now + sweepEveryMs;
+    try {
+      // A full sweep means more forgotten rows are waiting: the next attempt sweeps again.
+      if ((await deleteForgottenSignInTallies(pool, options.forgetAfterMs, sweepLimit)) >= sweepLimit) nextSweepAt = 0;
+    } catch (error) {
+      sweeping.onSweepFailed?.(error);
+    }
   }
 
   return {
-    attempt(account, address) {
-      const at = now();
-      const pairKey = `pair\u0000${account}\u0000${address}`;
-      const addressKey = `address\u0000${address}`;
-      const accountKey = `account\u0000${account}`;
-      const pair = current(pairKey, at);
-      const wait = Math.max(
-        waitFor(pair, options.freePerAccountAndAddress, at),
-        waitFor(current(addressKey, at), options.freePerAddress, at),
-        pair ? waitFor(current(accountKey, at), options.freePerAccount, at) : 0,
-      );
+    async attempt(account, address) {
+      const keys = tallyKeysOf(account, address);
+      const keyHashes: TallyKeys = { pair: hashTallyKey(keys.pair), address: hashTallyKey(keys.address), account: hashTallyKey(keys.account) };
+      const wait = await countAttempt(pool, keyHashes, options);
+      await sweepWhenDue();
       if (wait > 0) return { allowed: false, retryAfterMs: wait };
-      for (const key of [pairKey, addressKey, accountKey]) addFailure(key, at);
+      const all = Object.values(keyHashes);
       let settled = false;
       return {
         allowed: true,
-        succeeded() {
+        async succeeded() {
           if (settled) return;
           settled = true;
           // The address proved it knows the password: its tally at this account starts over, and
           // this attempt is not a failure anywhere.
-          tallies.delete(pairKey);
-          takeBack(addressKey, now());
-          takeBack(accountKey, now());
+          await takeBackFailures(pool, all, [keyHashes.pair], options.forgetAfterMs);
         },
-        failed() {
+        async failed() {
           settled = true;
         },
-        withdrawn() {
+        async withdrawn() {
           if (settled) return;
           settled = true;
-          for (const key of [pairKey, addressKey, accountKey]) takeBack(key, now());
+          await takeBackFailures(pool, all, [], options.forgetAfterMs);
         },
       };
     },

@@ -1,13 +1,14 @@
-// The sign-in throttle on a clock the test moves: failures per account and address back off
-// progressively; a stranger's failures never hold back an address that has not failed; a success
-// starts its address over; tallies are forgotten; parallel guesses count as they arrive.
+// The sign-in throttle's rules, on tallies in memory and a clock the test moves: failures per account
+// and address back off progressively; a stranger's failures never hold back an address that has not
+// failed; a success starts its address over; tallies are forgotten; parallel guesses count as they
+// arrive. (sign-in-throttle.int.test.ts: the same rules on the shared tallies in PostgreSQL.)
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createSignInThrottle, type SignInThrottleOptions } from './sign-in-throttle';
+import { createMemorySignInThrottle, type MemorySignInThrottleOptions } from './sign-in-throttle-memory';
 
-function throttleAt(overrides: Partial<SignInThrottleOptions> = {}) {
+function throttleAt(overrides: Partial<MemorySignInThrottleOptions> = {}) {
   const clock = { now: 1_000_000 };
-  const throttle = createSignInThrottle({
+  const throttle = createMemorySignInThrottle({
     freePerAccountAndAddress: 3,
     freePerAddress: 10,
     freePerAccount: 5,
@@ -17,102 +18,102 @@ function throttleAt(overrides: Partial<SignInThrottleOptions> = {}) {
     now: () => clock.now,
     ...overrides,
   });
-  const fail = (account: string, address: string) => {
-    const attempt = throttle.attempt(account, address);
+  const fail = async (account: string, address: string) => {
+    const attempt = await throttle.attempt(account, address);
     if (!attempt.allowed) return attempt.retryAfterMs;
-    attempt.failed();
+    await attempt.failed();
     return 0;
   };
   return { clock, throttle, fail };
 }
 
 describe('the sign-in throttle', () => {
-  it('lets an address fail a few times, then doubles its wait at that account with each failure, up to the cap', () => {
+  it('lets an address fail a few times, then doubles its wait at that account with each failure, up to the cap', async () => {
     const { clock, throttle, fail } = throttleAt();
-    for (let guess = 0; guess < 3; guess++) expect(fail('admin', '203.0.113.9')).toBe(0);
+    for (let guess = 0; guess < 3; guess++) expect(await fail('admin', '203.0.113.9')).toBe(0);
     const waits: number[] = [];
     for (let guess = 0; guess < 9; guess++) {
-      const attempt = throttle.attempt('admin', '203.0.113.9');
+      const attempt = await throttle.attempt('admin', '203.0.113.9');
       expect(attempt.allowed).toBe(false);
       if (attempt.allowed) return;
       waits.push(attempt.retryAfterMs);
       clock.now += attempt.retryAfterMs;
-      expect(fail('admin', '203.0.113.9')).toBe(0);
+      expect(await fail('admin', '203.0.113.9')).toBe(0);
     }
     expect(waits).toEqual([1_000, 2_000, 4_000, 8_000, 16_000, 32_000, 60_000, 60_000, 60_000]);
   });
 
-  it('never holds back the right password from an address that has not failed, however many strangers guessed', () => {
+  it('never holds back the right password from an address that has not failed, however many strangers guessed', async () => {
     const { throttle, fail } = throttleAt();
     for (let stranger = 0; stranger < 200; stranger++) {
-      fail('admin', `198.51.100.${stranger}`);
-      fail('admin', `198.51.100.${stranger}`);
+      await fail('admin', `198.51.100.${stranger}`);
+      await fail('admin', `198.51.100.${stranger}`);
     }
-    for (let guess = 0; guess < 50; guess++) fail('admin', '203.0.113.66');
-    const owner = throttle.attempt('admin', '192.0.2.10');
+    for (let guess = 0; guess < 50; guess++) await fail('admin', '203.0.113.66');
+    const owner = await throttle.attempt('admin', '192.0.2.10');
     expect(owner.allowed).toBe(true);
     // …while the strangers, who have failed at this account, now wait.
-    expect(throttle.attempt('admin', '198.51.100.1').allowed).toBe(false);
+    expect((await throttle.attempt('admin', '198.51.100.1')).allowed).toBe(false);
   });
 
-  it('slows an address that sprays many accounts, but not the same accounts from elsewhere', () => {
+  it('slows an address that sprays many accounts, but not the same accounts from elsewhere', async () => {
     const { throttle, fail } = throttleAt();
-    for (let account = 0; account < 10; account++) expect(fail(`victim${account}@example.com`, '203.0.113.50')).toBe(0);
-    expect(throttle.attempt('victim99@example.com', '203.0.113.50').allowed).toBe(false);
-    expect(throttle.attempt('victim99@example.com', '192.0.2.1').allowed).toBe(true);
+    for (let account = 0; account < 10; account++) expect(await fail(`victim${account}@example.com`, '203.0.113.50')).toBe(0);
+    expect((await throttle.attempt('victim99@example.com', '203.0.113.50')).allowed).toBe(false);
+    expect((await throttle.attempt('victim99@example.com', '192.0.2.1')).allowed).toBe(true);
   });
 
-  it('starts an address over at an account after it signs in there', () => {
+  it('starts an address over at an account after it signs in there', async () => {
     const { throttle, fail } = throttleAt();
-    for (let guess = 0; guess < 2; guess++) fail('owner@example.com', '192.0.2.1');
-    const right = throttle.attempt('owner@example.com', '192.0.2.1');
+    for (let guess = 0; guess < 2; guess++) await fail('owner@example.com', '192.0.2.1');
+    const right = await throttle.attempt('owner@example.com', '192.0.2.1');
     if (!right.allowed) throw new Error('the third attempt is free');
-    right.succeeded();
-    for (let guess = 0; guess < 3; guess++) expect(fail('owner@example.com', '192.0.2.1')).toBe(0);
+    await right.succeeded();
+    for (let guess = 0; guess < 3; guess++) expect(await fail('owner@example.com', '192.0.2.1')).toBe(0);
   });
 
-  it('forgets failures once the quiet period has passed', () => {
+  it('forgets failures once the quiet period has passed', async () => {
     const { clock, throttle, fail } = throttleAt({ forgetAfterMs: 60_000 });
-    for (let guess = 0; guess < 3; guess++) fail('admin', '203.0.113.9');
-    expect(throttle.attempt('admin', '203.0.113.9').allowed).toBe(false);
+    for (let guess = 0; guess < 3; guess++) await fail('admin', '203.0.113.9');
+    expect((await throttle.attempt('admin', '203.0.113.9')).allowed).toBe(false);
     clock.now += 60_000;
-    expect(throttle.attempt('admin', '203.0.113.9').allowed).toBe(true);
+    expect((await throttle.attempt('admin', '203.0.113.9')).allowed).toBe(true);
   });
 
-  it('counts parallel guesses as they arrive, before any of them is answered', () => {
+  it('counts parallel guesses as they arrive, before any of them is answered', async () => {
     const { throttle } = throttleAt();
-    const burst = Array.from({ length: 20 }, () => throttle.attempt('admin', '203.0.113.9'));
+    const burst = await Promise.all(Array.from({ length: 20 }, () => throttle.attempt('admin', '203.0.113.9')));
     expect(burst.filter((attempt) => attempt.allowed)).toHaveLength(3);
   });
 
-  it('keeps no more tallies than it may', () => {
+  it('keeps no more tallies than it may', async () => {
     const { throttle, fail } = throttleAt({ maxEntries: 30 });
-    for (let guess = 0; guess < 3; guess++) fail('first@example.com', '10.0.0.0');
-    expect(throttle.attempt('first@example.com', '10.0.0.0').allowed).toBe(false);
-    for (let address = 1; address < 1000; address++) fail(`owner${address}@example.com`, `10.0.${address >> 8}.${address & 255}`);
+    for (let guess = 0; guess < 3; guess++) await fail('first@example.com', '10.0.0.0');
+    expect((await throttle.attempt('first@example.com', '10.0.0.0')).allowed).toBe(false);
+    for (let address = 1; address < 1000; address++) await fail(`owner${address}@example.com`, `10.0.${address >> 8}.${address & 255}`);
     // The oldest tallies were forgotten: the first address may try again.
-    expect(throttle.attempt('first@example.com', '10.0.0.0').allowed).toBe(true);
+    expect((await throttle.attempt('first@example.com', '10.0.0.0')).allowed).toBe(true);
   });
 
-  it('holds back only addresses that have failed, for any sequence of attempts', () => {
-    fc.assert(
-      fc.property(
+  it('holds back only addresses that have failed, for any sequence of attempts', async () => {
+    await fc.assert(
+      fc.asyncProperty(
         fc.array(fc.record({ address: fc.integer({ min: 0, max: 5 }), right: fc.boolean(), pause: fc.integer({ min: 0, max: 5_000 }) }), { maxLength: 120 }),
-        (attempts) => {
+        async (attempts) => {
           const { clock, throttle } = throttleAt();
           const failedFrom = new Set<number>();
           for (const { address, right, pause } of attempts) {
             clock.now += pause;
-            const attempt = throttle.attempt('admin', `192.0.2.${address}`);
+            const attempt = await throttle.attempt('admin', `192.0.2.${address}`);
             if (!failedFrom.has(address) && !attempt.allowed) return false;
             if (!attempt.allowed) continue;
-            if (right) attempt.succeeded();
+            if (right) await attempt.succeeded();
             else {
-              attempt.failed();
+              await attempt.failed();
               failedFrom.add(address);
             }
           }
-          return throttle.attempt('admin', '192.0.2.200').allowed;
+          return (await throttle.attempt('admin', '192.0.2.200')).allowed;
         },
       ),
     );
@@ -120,13 +121,13 @@ describe('the sign-in throttle', () => {
 });
 
 describe('an attempt that got no answer about the password', () => {
-  it('counts for nothing', () => {
+  it('counts for nothing', async () => {
     const { throttle } = throttleAt();
     for (let outage = 0; outage < 10; outage++) {
-      const attempt = throttle.attempt('admin', '192.0.2.1');
+      const attempt = await throttle.attempt('admin', '192.0.2.1');
       if (!attempt.allowed) throw new Error('withdrawn attempts must not count');
-      attempt.withdrawn();
+      await attempt.withdrawn();
     }
-    expect(throttle.attempt('admin', '192.0.2.1').allowed).toBe(true);
+    expect((await throttle.attempt('admin', '192.0.2.1')).allowed).toBe(true);
   });
 });

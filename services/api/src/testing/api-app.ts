@@ -44,6 +44,7 @@ export async function buildTestApi(pool: Db, options: Partial<Omit<ApiOptions, '
     pool,
     publicUrl: testPublicUrl,
     passwordHashing: { memoryCost: 1024, timeCost: 1 },
+    // The throttle's tallies live in the database: every app built on it counts against the same ones.
     signInLimits: {
       failures: { ...defaultSignInThrottle, freePerAccountAndAddress: 10_000, freePerAddress: 10_000, freePerAccount: 10_000 },
       registrationsPerAddress: { max: 10_000, windowMs: 60_000 },
