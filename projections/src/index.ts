@@ -32,6 +32,7 @@ export {
   type RetryOutcome,
 } from './runtime/dead-letters';
 export { subjectOf, filterSubjectFor } from './runtime/bus-encoding';
+export { preferredProcess, startPartitionBalancer, type PartitionBalancer } from './runtime/balancer';
 export {
   checkPartitionLayout,
   lockProjectionCheckpoints,

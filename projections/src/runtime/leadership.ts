@@ -17,12 +17,24 @@ export interface AcquireOptions {
   readonly lockName: string;
   readonly signal: AbortSignal;
   readonly retryMs?: number;
+  /**
+   * False while another process should take this lock (balancer.ts): then only every fifth round
+   * asks for it, so it is taken when nobody else does. Default: always ask.
+   */
+  readonly preferred?: () => boolean;
 }
 
 /** Waits until this instance holds the lock, or resolves null once `signal` aborts. */
 export async function acquireLeadership(options: AcquireOptions): Promise<Leadership | null> {
   const retryMs = options.retryMs ?? 1000;
+  let passed = 0;
   while (!options.signal.aborted) {
+    if (options.preferred && !options.preferred() && passed < 4) {
+      passed++;
+      await sleep(retryMs, options.signal);
+      continue;
+    }
+    passed = 0;
     const client = createClient(options.connectionString, `consentry ${options.lockName}`);
     let lostConnection = () => undefined as void;
     const lost = new Promise<void>((resolve) => (lostConnection = resolve));

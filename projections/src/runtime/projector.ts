@@ -35,6 +35,11 @@ export interface ProjectorOptions {
   readonly batchSize?: number;
   /** Called after each committed batch with the new checkpoint (metrics, SSE, tests). */
   readonly onAdvanced?: (checkpoint: Checkpoint, applied: readonly StoredEvent[]) => void;
+  /**
+   * Whether this process should lead this partition (balancer.ts). A leader no longer preferred
+   * hands the partition back after leading it a while. Default: always.
+   */
+  readonly preferred?: (lockName: string) => boolean;
   /** Called with each event set aside as a dead letter (counted in metrics). */
   readonly onParked?: (event: StoredEvent) => void;
 }
@@ -46,12 +51,17 @@ export interface Projector {
   stop(): Promise<void>;
 }
 
+/** How long a leader keeps a partition another process is preferred for before handing it over. */
+const handBackAfterMs = 10_000;
+
 export function startProjector(options: ProjectorOptions): Projector {
   const { projection, bus } = options;
   const partition = options.partition ?? wholeProjection;
   const name = partitionCheckpointName(projection, partition);
   const split = partition.count > 1;
   const batchSize = options.batchSize ?? 1000;
+  const lockName = `consentry:${name}`;
+  let handedBack = false;
   const log = options.logger.child({ component: 'projector', projection: projection.name, ...(split ? { partition: `${partition.index}/${partition.count}` } : {}) });
   const stopping = new AbortController();
   let leader = false;
@@ -89,6 +99,17 @@ export function startProjector(options: ProjectorOptions): Projector {
       maxBatch: batchSize,
       onBatch: (messages) => serially(() => apply(messages.map(fromBusMessage))),
     });
+    // Another process is preferred for this partition (it started, or came back): after leading it
+    // a while (no flapping while the view of the processes settles), hand it over.
+    const ledSince = Date.now();
+    let handOver = () => undefined as void;
+    const handBack = new Promise<void>((resolve) => (handOver = resolve));
+    const handBackCheck = setInterval(() => {
+      if (options.preferred && !options.preferred(lockName) && Date.now() - ledSince >= handBackAfterMs) {
+        handedBack = true;
+        handOver();
+      }
+    }, 1000);
     // Made before the catch-up, so a stop asked for during it is not missed.
     const stopped = new Promise<void>((resolve) => {
       if (stopping.signal.aborted) resolve();
@@ -107,8 +128,9 @@ export function startProjector(options: ProjectorOptions): Projector {
           if (events.length < batchSize) break;
         }
       });
-      await Promise.race([consumption.done, lost, stopped]);
+      await Promise.race([consumption.done, lost, stopped, handBack]);
     } finally {
+      clearInterval(handBackCheck);
       await consumption.stop().catch(() => undefined);
       await consumption.done.catch((error: unknown) => {
         if (!stopping.signal.aborted) log.warn({ err: error }, 'applying a batch failed; catching up again');
@@ -120,8 +142,9 @@ export function startProjector(options: ProjectorOptions): Projector {
     while (!stopping.signal.aborted) {
       const leadership = await acquireLeadership({
         connectionString: options.connectionString,
-        lockName: `consentry:${name}`,
+        lockName,
         signal: stopping.signal,
+        ...(options.preferred ? { preferred: () => options.preferred!(lockName) } : {}),
       });
       if (!leadership) return;
       leader = true;
@@ -141,6 +164,10 @@ export function startProjector(options: ProjectorOptions): Projector {
       } finally {
         leader = false;
         await leadership.release();
+      }
+      if (handedBack) {
+        handedBack = false;
+        log.info('handed the partition to the process preferred for it');
       }
       await sleep(pause, stopping.signal);
     }

@@ -52,6 +52,7 @@ import {
   getInstallationBranding,
   getUser,
   partitionsOf,
+  startPartitionBalancer,
   startProjector,
   startRelay,
   type Projector,
@@ -212,6 +213,14 @@ export async function startSystem(config: Config, options: SystemOptions = {}): 
     if (bus) cleanup.push(() => bus.close());
     const leaders: Array<{ readonly name: string; isLeader(): boolean }> = [];
 
+    // What runs where, for `consentry status`: this process's roles and the locks it holds.
+    const heartbeat = startProcessHeartbeat(pool, {
+      roles: roles.filter((role) => running.has(role)),
+      leaderships: () => leaders.filter((leader) => leader.isLeader()).map((leader) => leader.name),
+      onError: (error) => logger.warn({ err: error, component: 'heartbeat' }, 'Could not record this process in the processes table; retrying'),
+    });
+    cleanup.push(() => heartbeat.stop());
+
     if (running.has('relay') && bus) {
       const relay: Relay = startRelay({
         connectionString: database.connectionString,
@@ -225,7 +234,10 @@ export async function startSystem(config: Config, options: SystemOptions = {}): 
     }
 
     if (running.has('projectors') && bus) {
-      // One projector per partition of each projection: the per-website ones in PROJECTOR_PARTITIONS.
+      // One projector per partition of each projection: the per-website ones in PROJECTOR_PARTITIONS,
+      // shared with the other projector processes (each leads the partitions it is preferred for).
+      const balancer = startPartitionBalancer({ pool, processId: heartbeat.id });
+      cleanup.push(() => balancer.stop());
       const projectors: Projector[] = asyncProjections.flatMap((projection) =>
         partitionsOf(projection, config.PROJECTOR_PARTITIONS).map((partition) =>
           startProjector({
@@ -235,6 +247,7 @@ export async function startSystem(config: Config, options: SystemOptions = {}): 
             projection,
             partition,
             logger,
+            preferred: balancer.prefers,
             onParked: () => ledgerMetrics.observeParked(projection.name),
             onAdvanced: (_checkpoint, applied) => {
               ledgerMetrics.observeProjected(projection.name, applied);
@@ -266,13 +279,6 @@ export async function startSystem(config: Config, options: SystemOptions = {}): 
       }
     }
 
-    // What runs where, for `consentry status`: this process's roles and the locks it holds.
-    const heartbeat = startProcessHeartbeat(pool, {
-      roles: roles.filter((role) => running.has(role)),
-      leaderships: () => leaders.filter((leader) => leader.isLeader()).map((leader) => leader.name),
-      onError: (error) => logger.warn({ err: error, component: 'heartbeat' }, 'Could not record this process in the processes table; retrying'),
-    });
-    cleanup.push(() => heartbeat.stop());
 
     let stopped = false;
     return {
