@@ -77,6 +77,8 @@ export async function createPostgresNotifier(options: { connectionString: string
   let listener: pg.Client | undefined;
   let closed = false;
   let retry: NodeJS.Timeout | undefined;
+  // One query at a time on the publishing connection (pg queues them, but warns and will stop).
+  let sending: Promise<unknown> = Promise.resolve();
 
   async function listen(): Promise<void> {
     const client = createClient(options.connectionString, 'consentry notifier listener');
@@ -108,7 +110,7 @@ export async function createPostgresNotifier(options: { connectionString: string
     publish(notice) {
       for (let i = 0; i < notice.websiteIds.length; i += websitesPerPostgresNotice) {
         const part = { projection: notice.projection, websiteIds: notice.websiteIds.slice(i, i + websitesPerPostgresNotice) };
-        publisher.query('SELECT pg_notify($1, $2)', [options.channel, JSON.stringify(part)]).catch(() => undefined);
+        sending = sending.then(() => publisher.query('SELECT pg_notify($1, $2)', [options.channel, JSON.stringify(part)])).catch(() => undefined);
       }
     },
     subscribe: local.subscribe,
@@ -116,6 +118,7 @@ export async function createPostgresNotifier(options: { connectionString: string
       closed = true;
       clearTimeout(retry);
       await local.close();
+      await sending;
       await Promise.all([listener?.end().catch(() => undefined), publisher.end().catch(() => undefined)]);
     },
   };
