@@ -199,6 +199,9 @@ const envSchema = z
     }
   });
 
+/** Every environment variable the configuration reads (docs/deploy.md's test checks its example against them). */
+export const configVariableNames = Object.keys(envSchema.shape) as readonly (keyof typeof envSchema.shape)[];
+
 export type Config = z.infer<typeof envSchema> & { readonly publicUrl: string; readonly sealKeyFile: string; readonly mailFrom: string };
 
 export class ConfigError extends Error {

@@ -18,7 +18,7 @@
 // consent, every projection caught up.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -349,7 +349,8 @@ function printDetails(run: RunResult) {
 
 const bus = natsUrl ? 'NATS JetStream at NATS_URL' : 'the in-memory bus';
 process.stdout.write(
-  `\nbench:e2e — the whole product (consentry start: ingest, api, relay, ${readerNames.length - 2} projectors, sealer; ${bus}) ` +
+  `\nbench:e2e — the whole product (consentry start: ingest and api in HTTP_WORKERS=${process.env.HTTP_WORKERS || 'auto'} worker processes (auto: one per core, ${availableParallelism()} here), ` +
+    `relay, ${readerNames.length - 2} projectors and the sealer in the primary; ${bus}) ` +
     `vs the naive one-INSERT Fastify server, each its own process and fresh database on ${new URL(testServerUrl).host}.\n` +
     `Each run: ${warmupMs / 1000} s warm-up, then ${durationMs / 1000} s of load from this process (http-load.ts), a new visitor and event id per request.\n` +
     `CPU per consent = server process tree (/proc, all threads and children${natsUrl ? ', plus nats-server' : ''}) + PostgreSQL ` +
