@@ -65,8 +65,13 @@ export interface NatsCluster {
   nodeIndexOf(serverName: string): number;
   /** Signals a node and resolves once its process has exited. */
   kill(index: number, signal?: NodeJS.Signals): Promise<void>;
-  /** Starts a killed node again on the same ports and store; resolves once the cluster is ready. */
-  restart(index: number): Promise<void>;
+  /**
+   * Starts a killed node again on the same ports and store; resolves once the cluster is ready:
+   * every node healthy (`healthy`, the default: each stream and consumer caught up, which takes
+   * long on a busy machine with many of them), or every node agreeing on a meta leader
+   * (`leader-known`: serving clients, its replicas still catching up).
+   */
+  restart(index: number, options?: { readonly until?: 'healthy' | 'leader-known' }): Promise<void>;
   /** Resolves when every running node is healthy and JetStream has a meta leader. */
   waitUntilReady(timeoutMs?: number): Promise<void>;
   /** Where a stream is placed now, from JetStream's stream info. */
@@ -180,16 +185,18 @@ export async function startNatsCluster(options: NatsClusterOptions = {}): Promis
     return { status: response.status, body: (await response.json()) as T };
   }
 
-  /** The meta leader this node knows of, once it is healthy; undefined before. */
-  async function metaLeaderSeenBy(node: NodeState): Promise<string | undefined> {
-    const health = await monitor<{ status?: string }>(node, '/healthz');
-    if (health.status !== 200) return undefined;
+  /** The meta leader this node knows of, once it is healthy (unless only the leader counts); undefined before. */
+  async function metaLeaderSeenBy(node: NodeState, healthy = true): Promise<string | undefined> {
+    if (healthy) {
+      const health = await monitor<{ status?: string }>(node, '/healthz');
+      if (health.status !== 200) return undefined;
+    }
     if (size === 1) return node.name;
     const jsz = await monitor<{ meta_cluster?: { leader?: string } }>(node, '/jsz');
     return jsz.body.meta_cluster?.leader || undefined;
   }
 
-  async function waitUntilReady(timeoutMs = readyTimeoutMs): Promise<void> {
+  async function waitUntilReady(timeoutMs = readyTimeoutMs, healthy = true): Promise<void> {
     try {
       await waitFor(
         async () => {
@@ -197,7 +204,7 @@ export async function startNatsCluster(options: NatsClusterOptions = {}): Promis
           if (running.length === 0) throw new Error('no node is running');
           // Every node healthy and agreeing on a leader that runs: after the leader was killed, the
           // others keep naming it until they have elected another.
-          const leaders = new Set(await Promise.all(running.map(metaLeaderSeenBy)));
+          const leaders = new Set(await Promise.all(running.map((node) => metaLeaderSeenBy(node, healthy))));
           const [leader] = leaders;
           return leaders.size === 1 && running.some((node) => node.name === leader);
         },
@@ -271,12 +278,12 @@ export async function startNatsCluster(options: NatsClusterOptions = {}): Promis
       child.kill(signal);
       await node.exited;
     },
-    async restart(index) {
+    async restart(index, options = {}) {
       const node = nodeAt(index);
       if (stopped) throw new Error('the cluster is stopped');
       if (node.process !== undefined) throw new Error(`node ${index} is still running; kill it first`);
       launch(node);
-      await waitUntilReady();
+      await waitUntilReady(readyTimeoutMs, (options.until ?? 'healthy') === 'healthy');
     },
     waitUntilReady,
     streamPlacement,
