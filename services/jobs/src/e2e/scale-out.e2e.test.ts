@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sessionCookieName } from '@consentry/api';
+import { readSystemStatus, sessionCookieName } from '@consentry/api';
 import { asyncProjections, partitionsOf, replayProjection } from '@consentry/projections';
 import { createTestDatabase, freePort, startNatsCluster, uniqueBusConfig, waitFor, type NatsCluster, type TestDatabase } from '@consentry/infra/testing';
 import { addTestWebsite, consentBodyFor, type TestWebsite } from '@consentry/ingest/testing';
@@ -385,6 +385,14 @@ describe('the product as 2 ingest, 2 api and 2 projector processes on a 3-node N
         return rows[0]!.stats === inLog && rows[0]!.records === inLog;
       },
       { timeoutMs: 120_000, message: `consent stats and records to reach ${inLog}` },
+    );
+    // And every other projection and partition has applied everything of its own (consentry status's figures).
+    await waitFor(
+      async () => {
+        const status = await readSystemStatus(db.pool);
+        return status.projections.every((projection) => projection.checkpoints.every((checkpoint) => checkpoint.exists && checkpoint.lag.exact && checkpoint.lag.events === 0));
+      },
+      { timeoutMs: 120_000, intervalMs: 500, message: 'every projection partition to catch up' },
     );
     // Each partition of each split projection has its checkpoint, and its leader among the survivors.
     const { rows: checkpoints } = await db.pool.query<{ name: string }>(`SELECT name FROM checkpoints WHERE name LIKE 'projection:consent-stats%' ORDER BY name`);
