@@ -9,6 +9,7 @@
 // gets its share within seconds.
 import { readProcesses, type Db } from '@consentry/infra';
 import { sleep } from './leadership';
+import { fnv1a } from './partitions';
 
 export interface PartitionBalancer {
   /** Whether this process is the one that should lead the lock named so. */
@@ -16,22 +17,12 @@ export interface PartitionBalancer {
   stop(): Promise<void>;
 }
 
-/** 32-bit FNV-1a (the same as partitions.ts uses for websites). */
-function score(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash >>> 0;
-}
-
 /** The preferred process of `lockName` among `processIds` (rendezvous hashing). */
 export function preferredProcess(processIds: readonly string[], lockName: string): string | undefined {
   let best: string | undefined;
   let bestScore = -1;
   for (const id of processIds) {
-    const value = score(`${id}\u0000${lockName}`);
+    const value = fnv1a(`${id}\u0000${lockName}`);
     if (value > bestScore || (value === bestScore && best !== undefined && id < best)) {
       best = id;
       bestScore = value;

@@ -28,7 +28,7 @@ export interface Partition {
 export const wholeProjection: Partition = { index: 0, count: 1 };
 
 /** 32-bit FNV-1a: small, fast, and the same in every process and version. */
-function fnv1a(text: string): number {
+export function fnv1a(text: string): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
     hash ^= text.charCodeAt(i);

@@ -7,7 +7,7 @@
 // reader has to reach, taken when the load ended.
 import { sealStreamId } from '@consentry/events';
 import type { Db } from '@consentry/infra';
-import { asyncProjections, checkpointNameOf } from '@consentry/projections';
+import { asyncProjections, parseCheckpointName } from '@consentry/projections';
 
 /** A place in the log's global order: (transaction id, position). */
 export interface LogKey {
@@ -33,15 +33,11 @@ const relayReader: Reader = { name: 'relay', types: null, read: (checkpoints) =>
  * A projection's checkpoint, or the furthest of its partitions' (checkpoints named after it with a
  * suffix): exact as long as one website's events are in play, which is how bench:e2e loads it.
  */
-const projectionReaders: Reader[] = asyncProjections.map((projection) => {
-  const name = checkpointNameOf(projection);
-  const partition = new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w-])`);
-  return {
-    name: projection.name,
-    types: projection.canHandle,
-    read: (checkpoints) => furthest([...checkpoints].filter(([key]) => key === name || partition.test(key)).map(([, key]) => key)),
-  };
-});
+const projectionReaders: Reader[] = asyncProjections.map((projection) => ({
+  name: projection.name,
+  types: projection.canHandle,
+  read: (checkpoints) => furthest([...checkpoints].filter(([key]) => parseCheckpointName(key)?.projection === projection.name).map(([, key]) => key)),
+}));
 
 /** The sealer has to cover every event but seals themselves. */
 const sealTypes = ['LedgerSealed'];

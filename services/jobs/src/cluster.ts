@@ -62,6 +62,7 @@ export async function startProduct(config: Config, roles: readonly Role[]): Prom
     if (stopping || (code === 0 && !signal)) return;
     // A worker that died is replaced; one that keeps dying at once is replaced at most every 5 s.
     const restarts = (replaced.get(worker.id) ?? 0) + 1;
+    replaced.delete(worker.id);
     log.error({ workerPid: worker.process.pid, code, signal }, 'An HTTP worker exited; starting another');
     setTimeout(() => {
       if (!stopping) replaced.set(fork().id, restarts);
