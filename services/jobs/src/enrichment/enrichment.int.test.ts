@@ -323,7 +323,9 @@ describe('outcomes racing for one consent stream', () => {
     const first = await identifiedLead('race-0@analytical.example');
     const leads = [first];
     for (let index = 1; index < 6; index++) leads.push(await identifiedLead(`race-${index}@analytical.example`, {}, first));
-    const claimed = (await claimDueJobs(db.pool, 'racer', new Date(), 100)).filter((job) => job.visitorId === first.visitorId);
+    // A second ahead: the database stamps next_attempt_at in microseconds, a JS Date holds only
+    // milliseconds, so the job queued last could otherwise be a fraction of a millisecond "in the future".
+    const claimed = (await claimDueJobs(db.pool, 'racer', new Date(Date.now() + 1000), 100)).filter((job) => job.visitorId === first.visitorId);
     expect(claimed).toHaveLength(6);
     const now = new Date();
     const recorded = await Promise.all(
