@@ -7,6 +7,12 @@ export interface OutgoingMessage {
   readonly subject: string;
   readonly id: string;
   readonly data: Uint8Array;
+  /**
+   * `data` already decoded, when the publisher has it. The in-memory bus hands this very value to
+   * every consumer, so consumers in the same process do not decode the same bytes once each; a bus
+   * between processes (NATS) sends only `data`. It must be deeply frozen: consumers share it.
+   */
+  readonly value?: unknown;
 }
 
 /** A message delivered to a consumer. `seq` is the stream sequence (1-based, increasing). */
@@ -14,6 +20,8 @@ export interface DeliveredMessage {
   readonly subject: string;
   readonly id: string;
   readonly data: Uint8Array;
+  /** The publisher's decoded `data`, deeply frozen, when the bus delivers within one process. */
+  readonly value?: unknown;
   readonly seq: number;
   /** True when this message was delivered before and not acknowledged. */
   readonly redelivered: boolean;

@@ -11,7 +11,7 @@ import type {
   DeliveredMessage,
   OutgoingMessage,
 } from './bus';
-import { isFilterWithin, isValidFilter, isValidSubject, matchesSubject } from './subjects';
+import { isFilterWithin, isValidFilter, isValidSubject, subjectMatcher } from './subjects';
 
 export interface MemoryBusOptions {
   /** Like JetStream's duplicate_window. */
@@ -46,11 +46,13 @@ interface StoredMessage {
   readonly subject: string;
   readonly id: string;
   readonly data: Uint8Array;
+  readonly value: unknown;
   readonly storedAt: number;
 }
 
 interface DurableState {
   readonly filter: string | undefined;
+  readonly matches: (subject: string) => boolean;
   /** Every message at or below this sequence is acknowledged (or does not match the filter). */
   ackFloor: number;
   /** Highest sequence ever handed to `onBatch`; anything at or below it is a redelivery. */
@@ -86,6 +88,7 @@ export function createMemoryBus(config: BusConfig, options: MemoryBusOptions = {
   const waiters = new Set<() => void>();
   const running = new Set<Consumption>();
   let closed = false;
+  const withinStream = subjectMatcher(streamFilter);
 
   const firstSeq = (): number => log[head]?.seq ?? lastSeq + 1;
   const messageAt = (seq: number): StoredMessage | undefined => log[head + seq - firstSeq()];
@@ -127,7 +130,7 @@ export function createMemoryBus(config: BusConfig, options: MemoryBusOptions = {
     if (closed) throw new Error('bus is closed');
     // Checked before anything is stored, so a rejected batch leaves no partial trace.
     for (const message of messages) {
-      if (!isValidSubject(message.subject) || !matchesSubject(streamFilter, message.subject)) {
+      if (!withinStream(message.subject) || !isValidSubject(message.subject)) {
         throw new Error(`no stream captures subject ${JSON.stringify(message.subject)}`);
       }
     }
@@ -143,6 +146,7 @@ export function createMemoryBus(config: BusConfig, options: MemoryBusOptions = {
         id: message.id,
         // Copied so a caller reusing its buffer cannot change what was stored.
         data: message.data.slice(),
+        value: message.value,
         storedAt: at,
       });
     }
@@ -167,7 +171,7 @@ export function createMemoryBus(config: BusConfig, options: MemoryBusOptions = {
       return existing;
     }
     const start = options.deliverPolicy === 'new' ? lastSeq : firstSeq() - 1;
-    const created: DurableState = { filter, ackFloor: start, deliveredUpTo: start, active: false };
+    const created: DurableState = { filter, matches: filter === undefined ? () => true : subjectMatcher(filter), ackFloor: start, deliveredUpTo: start, active: false };
     durables.set(options.durable, created);
     return created;
   }
@@ -184,11 +188,12 @@ export function createMemoryBus(config: BusConfig, options: MemoryBusOptions = {
       const message = messageAt(seq);
       scannedTo = seq;
       if (message === undefined) continue;
-      if (durable.filter !== undefined && !matchesSubject(durable.filter, message.subject)) continue;
+      if (!durable.matches(message.subject)) continue;
       batch.push({
         subject: message.subject,
         id: message.id,
         data: message.data.slice(),
+        value: message.value,
         seq: message.seq,
         redelivered: message.seq <= durable.deliveredUpTo,
       });

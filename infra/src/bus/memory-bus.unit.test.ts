@@ -111,4 +111,25 @@ describe('the memory bus', () => {
       await bus.close();
     });
   });
+
+  describe('when a message carries its decoded value', () => {
+    it('hands that very value to every consumer, and the bytes as well', async () => {
+      const bus = createMemoryBus(config);
+      const value = Object.freeze({ eventId: 'e-1' });
+      const seen = new Map<string, DeliveredMessage[]>();
+      const consumers = ['stats', 'records'].map((durable) =>
+        bus.consume({ durable, deliverPolicy: 'all', onBatch: async (batch) => void seen.set(durable, [...(seen.get(durable) ?? []), ...batch]) }),
+      );
+      await bus.publish([{ ...message('e-1'), value }, message('e-2')]);
+      await waitFor(() => seen.get('stats')?.length === 2 && seen.get('records')?.length === 2);
+      for (const durable of ['stats', 'records']) {
+        const [first, second] = seen.get(durable)!;
+        expect(first!.value).toBe(value);
+        expect([...first!.data]).toEqual([1]);
+        expect(second!.value).toBeUndefined();
+      }
+      await Promise.all(consumers.map((consumer) => consumer.stop()));
+      await bus.close();
+    });
+  });
 });

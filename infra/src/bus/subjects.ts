@@ -23,8 +23,29 @@ export function isValidFilter(filter: string): boolean {
 
 /** Whether `subject` (a literal subject) matches `filter` (which may hold wildcards). */
 export function matchesSubject(filter: string, subject: string): boolean {
+  return matchesTokens(filter.split('.'), subject.split('.'));
+}
+
+/**
+ * A filter's matcher that remembers its answer per subject: a stream carries few distinct subjects
+ * (prefix, category, type, partition), and a consumer tests every message against its filter.
+ */
+export function subjectMatcher(filter: string): (subject: string) => boolean {
   const filterTokens = filter.split('.');
-  const subjectTokens = subject.split('.');
+  const answers = new Map<string, boolean>();
+  return (subject) => {
+    let answer = answers.get(subject);
+    if (answer === undefined) {
+      answer = matchesTokens(filterTokens, subject.split('.'));
+      // Bounded, whatever the subjects: past this many, start over.
+      if (answers.size >= 10_000) answers.clear();
+      answers.set(subject, answer);
+    }
+    return answer;
+  };
+}
+
+function matchesTokens(filterTokens: readonly string[], subjectTokens: readonly string[]): boolean {
   for (let i = 0; i < filterTokens.length; i++) {
     const token = filterTokens[i];
     if (token === '>') return subjectTokens.length > i;

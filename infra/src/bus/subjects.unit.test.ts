@@ -1,6 +1,6 @@
 // NATS subject matching as the memory bus applies it; the cases follow the NATS documentation.
 import { describe, expect, it } from 'vitest';
-import { isFilterWithin, isValidFilter, isValidSubject, matchesSubject } from './subjects';
+import { isFilterWithin, isValidFilter, isValidSubject, matchesSubject, subjectMatcher } from './subjects';
 
 describe('matchesSubject', () => {
   it.each([
@@ -22,6 +22,16 @@ describe('matchesSubject', () => {
     ['a.b*', 'a.b*', true],
   ])('filter %s against subject %s is %s', (filter, subject, expected) => {
     expect(matchesSubject(filter, subject)).toBe(expected);
+  });
+
+  it('gives the same answers through a filter matcher, asked again and again', () => {
+    const matches = subjectMatcher('p.consent.*.p1');
+    for (let round = 0; round < 3; round++) {
+      expect(matches('p.consent.ConsentGiven.p1')).toBe(true);
+      expect(matches('p.consent.ConsentGiven.p0')).toBe(false);
+      expect(matches('p.site.SiteChanged.p1')).toBe(false);
+      expect(matches('p.consent.ConsentGiven.p1.extra')).toBe(false);
+    }
   });
 });
 

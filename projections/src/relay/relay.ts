@@ -17,7 +17,10 @@ export interface RelayOptions {
   /** PROJECTOR_PARTITIONS: the partition token each event's subject carries (runtime/partitions.ts). */
   readonly partitions?: number;
   readonly batchSize?: number;
-  /** Pause between polls when the log has nothing new. */
+  /**
+   * Pause between polls when the log has nothing new, or less than a batch: under steady load the
+   * relay then reads (and publishes) what arrived meanwhile in one go.
+   */
   readonly idleMs?: number;
   /** Called after each published batch (metrics, tests). */
   readonly onPublished?: (count: number, checkpoint: Checkpoint) => void;
@@ -72,6 +75,7 @@ export function startRelay(options: RelayOptions): Relay {
           checkpoint = { transactionId: last.transactionId, position: last.position };
           await writeCheckpoint(leadership.client, name, checkpoint);
           options.onPublished?.(events.length, checkpoint);
+          if (events.length < batchSize) await sleep(idleMs, stopping.signal);
         }
       } catch (error) {
         if (!stopping.signal.aborted) log.warn({ err: error }, 'relay lost its database connection; restarting');

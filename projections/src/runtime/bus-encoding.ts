@@ -13,18 +13,33 @@ export function subjectOf(prefix: string, type: string, partition = 0): string {
   return `${prefix}.${isEventType(type) ? categoryOf(type) : 'unknown'}.${type}.${partitionToken(partition)}`;
 }
 
-/** `partitions`: PROJECTOR_PARTITIONS, which every relay and projector of an installation shares. */
+/**
+ * `partitions`: PROJECTOR_PARTITIONS, which every relay and projector of an installation shares.
+ * The event (read from the log, so at its current version) travels as JSON and, for consumers in
+ * the same process (the in-memory bus), as itself:
+ * frozen, so the projectors that share it cannot change it under one another.
+ */
 export function toBusMessage(prefix: string, event: StoredEvent, partitions = 1): OutgoingMessage {
   return {
     subject: subjectOf(prefix, event.type, partitionOfEvent(event, partitions)),
     id: event.eventId,
     data: encoder.encode(JSON.stringify(event)),
+    value: deepFreeze(event),
   };
 }
 
 /** A message published by an older build may carry an older schema version: it is lifted too. */
 export function fromBusMessage(message: DeliveredMessage): StoredEvent {
+  if (message.value !== undefined) return message.value as StoredEvent;
   return atCurrentVersion(JSON.parse(decoder.decode(message.data)) as StoredEvent);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
+  }
+  return value;
 }
 
 /**

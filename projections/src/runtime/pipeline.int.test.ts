@@ -202,3 +202,37 @@ describe('replay', () => {
     expect(rows[0].position).toBeGreaterThan(0);
   });
 });
+
+describe('batching under steady load', () => {
+  it('applies an event after a quiet spell at once, and what arrives in the batch interval after it in one transaction', async () => {
+    const own = await createTestDatabase('pacing');
+    cleanups.push(() => own.drop());
+    const { subjectPrefix, ...config } = uniqueBusConfig('pace');
+    const bus = createMemoryBus({ ...config, subjectPrefix });
+    cleanups.push(() => bus.close());
+    const relay = startRelay({ connectionString: own.connectionString, bus, subjectPrefix, logger });
+    const batches: number[] = [];
+    const projector = startProjector({
+      connectionString: own.connectionString,
+      bus,
+      subjectPrefix,
+      projection: consentStatsProjection,
+      logger,
+      minBatchIntervalMs: 2000,
+      onAdvanced: (_checkpoint, applied) => batches.push(applied.length),
+    });
+    cleanups.push(() => relay.stop());
+    cleanups.push(() => projector.stop());
+    await waitFor(() => projector.isLeader(), { message: 'the projector to lead' });
+
+    await appendConsents(own.pool, 1);
+    await waitFor(async () => (await projectedConsentTotal(own.pool)) === 1, { message: 'the first consent to be projected' });
+    // Five commits a tenth of a second apart, each relayed on its own, while the projector waits out its interval.
+    for (let index = 1; index <= 5; index++) {
+      await appendConsents(own.pool, 1, index);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await waitFor(async () => (await projectedConsentTotal(own.pool)) === 6, { timeoutMs: 10_000, message: 'all six consents to be projected' });
+    expect(batches).toEqual([1, 5]);
+  });
+});

@@ -33,6 +33,13 @@ export interface ProjectorOptions {
   readonly partition?: Partition;
   readonly logger: Logger;
   readonly batchSize?: number;
+  /**
+   * Under steady load, the least time between the starts of two bus batches: what arrives meanwhile
+   * waits and is applied together, so each transaction's fixed cost (locking and moving the
+   * checkpoint, the round trips, the commit) is shared by more events. An event after a quiet spell
+   * is applied at once. Default 100 ms.
+   */
+  readonly minBatchIntervalMs?: number;
   /** Called after each committed batch with the new checkpoint (metrics, SSE, tests). */
   readonly onAdvanced?: (checkpoint: Checkpoint, applied: readonly StoredEvent[]) => void;
   /**
@@ -60,6 +67,7 @@ export function startProjector(options: ProjectorOptions): Projector {
   const name = partitionCheckpointName(projection, partition);
   const split = partition.count > 1;
   const batchSize = options.batchSize ?? 1000;
+  const minBatchIntervalMs = options.minBatchIntervalMs ?? 100;
   const lockName = `consentry:${name}`;
   let handedBack = false;
   const log = options.logger.child({ component: 'projector', projection: projection.name, ...(split ? { partition: `${partition.index}/${partition.count}` } : {}) });
@@ -97,7 +105,13 @@ export function startProjector(options: ProjectorOptions): Projector {
       filterSubject: filterSubjectFor(options.subjectPrefix, projection.canHandle, partition),
       deliverPolicy: 'new',
       maxBatch: batchSize,
-      onBatch: (messages) => serially(() => apply(messages.map(fromBusMessage))),
+      onBatch: async (messages) => {
+        const started = Date.now();
+        await serially(() => apply(messages.map(fromBusMessage)));
+        // Returning later means the bus hands over the next batch later, with everything since.
+        const wait = started + minBatchIntervalMs - Date.now();
+        if (wait > 0) await sleep(wait, stopping.signal);
+      },
     });
     // Another process is preferred for this partition (it started, or came back): after leading it
     // a while (no flapping while the view of the processes settles), hand it over.

@@ -14,6 +14,10 @@
 //     and the lag at the end of the load and the time to catch up are printed;
 //   - afterwards, every acknowledged consent is in the log, and consent stats and records count
 //     each exactly once.
+// Profiling: `--cpu-prof DIR` writes a V8 CPU profile of each server process at its exit (HTTP
+// workers stopped by the primary may not get to write theirs); BENCH_NODE_ARGS adds Node options to
+// both servers (e.g. `--prof --logfile=/tmp/v8-%p.log --no-logfile-per-isolate`, one tick log per
+// process, workers included, for `node --prof-process`).
 // Targets (issue 15, at 50 connections): ≥ 1.5× the naive server's throughput, ≤ 0.6× its CPU per
 // consent, every projection caught up.
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -46,6 +50,8 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '10,50' },
     warmup: { type: 'string', default: '3' },
     'catch-up-timeout': { type: 'string', default: '300' },
+    // Writes a V8 CPU profile of every server process (.cpuprofile, for Chrome DevTools) to this folder.
+    'cpu-prof': { type: 'string' },
   },
 });
 const durationMs = Number(args.duration) * 1000;
@@ -53,7 +59,7 @@ const warmupMs = Number(args.warmup) * 1000;
 const catchUpTimeoutMs = Number(args['catch-up-timeout']) * 1000;
 const connectionCounts = args.connections.split(',').map(Number);
 if (!(durationMs > 0) || !(warmupMs >= 0) || connectionCounts.some((count) => !Number.isInteger(count) || count < 1)) {
-  process.stderr.write('usage: e2e.bench.ts [--duration SECONDS] [--connections 10,50] [--warmup SECONDS] [--catch-up-timeout SECONDS]\n');
+  process.stderr.write('usage: e2e.bench.ts [--duration SECONDS] [--connections 10,50] [--warmup SECONDS] [--catch-up-timeout SECONDS] [--cpu-prof DIR]\n');
   process.exit(2);
 }
 const natsUrl = process.env.NATS_URL;
@@ -100,7 +106,8 @@ async function startServerProcess(kind: SystemKind, db: TestDatabase, website: T
           ...(bus ? { NATS_STREAM: bus.stream, NATS_SUBJECT_PREFIX: bus.subjectPrefix } : {}),
         };
   const output = openSync(logFile, 'w');
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', kind === 'naive' ? naiveScript : cliScript, ...(kind === 'naive' ? [] : ['start'])], {
+  const profile = args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args['cpu-prof'], kind)}`] : [];
+  const child: ChildProcess = spawn(process.execPath, [...profile, ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', kind === 'naive' ? naiveScript : cliScript, ...(kind === 'naive' ? [] : ['start'])], {
     env: { ...process.env, ...env },
     stdio: ['ignore', output, output],
   });
