@@ -123,7 +123,14 @@ describe('the NATS bus on a 3-node cluster', () => {
         const leader = before.leader!;
         await cluster.kill(leader, 'SIGKILL');
         await flowing(300, 'with the stream leader dead');
-        const after = await cluster.streamPlacement(config.stream);
+        // Asked until answered: the harness's own connection may have been on the dead node too.
+        const after = await waitFor(
+          async () => {
+            const placement = await cluster.streamPlacement(config!.stream);
+            return placement.leader === undefined ? undefined : placement;
+          },
+          { timeoutMs: 30_000, intervalMs: 200, message: 'the stream to name its leader' },
+        );
         expect(after.leader).not.toBe(leader);
         await cluster.restart(leader);
         await cluster.waitForStreamReplicas(config.stream);

@@ -77,3 +77,4 @@ if (MODE === 'group') {
 }
 await app.listen({ port: Number(PORT), host: '127.0.0.1' });
 process.stdout.write('READY\n');
+process.once('SIGTERM', () => void app.close().then(() => process.exit(0)));

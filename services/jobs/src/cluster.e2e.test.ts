@@ -113,6 +113,7 @@ describe('consentry start with HTTP workers', () => {
     expect(readFileSync(logFile, 'utf8')).toContain('2 HTTP worker processes');
     const workers = childrenOf(child!.pid!);
     expect(workers).toHaveLength(2);
+    for (const worker of workers) expect(readFileSync(`/proc/${worker}/cmdline`, 'utf8').split('\0')).toContain('--max-semi-space-size=64');
 
     const signIn = await fetch(`${publicUrl()}/api/admin/login`, {
       method: 'POST',

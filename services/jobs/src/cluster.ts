@@ -25,6 +25,17 @@ export function httpWorkerCount(config: Config): number {
   return cores > 1 ? cores : 0;
 }
 
+/**
+ * Node options for the HTTP workers: this process's own, plus a larger young generation unless one
+ * is set already. Each request allocates many objects that live for a millisecond or two; with room
+ * for more of them, fewer survive to be copied by a scavenge (bench:e2e: about a tenth less CPU per
+ * consent with 64 MB; the young generation only grows that large under load).
+ */
+export function withYoungGeneration(execArgv: readonly string[], nodeOptions = process.env.NODE_OPTIONS ?? ''): string[] {
+  const set = [...execArgv, ...nodeOptions.split(/\s+/)].some((option) => option.startsWith('--max-semi-space-size'));
+  return set ? [...execArgv] : [...execArgv, '--max-semi-space-size=64'];
+}
+
 export interface StartedProduct {
   /** This process's own part (the primary's, or the single process's). */
   readonly system: RunningSystem;
@@ -55,6 +66,7 @@ export async function startProduct(config: Config, roles: readonly Role[]): Prom
   let stopping = false;
   const env = { [workerRolesVariable]: http.join(','), DATABASE_URL: system.databaseUrl };
 
+  cluster.setupPrimary({ execArgv: withYoungGeneration(process.execArgv) });
   const fork = () => cluster.fork(env);
   const replaced = new Map<number, number>();
   cluster.on('exit', (worker, code, signal) => {
