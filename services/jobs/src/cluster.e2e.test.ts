@@ -177,6 +177,8 @@ describe('consentry start with HTTP workers', () => {
     child!.kill('SIGTERM');
     expect(await exited).toBe(0);
     for (const pid of workers) expect(() => process.kill(pid, 0)).toThrow();
+    // Each worker ended by itself once stopped, rather than being killed at the end of its grace period.
+    expect(readFileSync(logFile, 'utf8')).not.toContain('did not stop within');
   });
 });
 

@@ -99,7 +99,10 @@ export async function startProduct(config: Config, roles: readonly Role[]): Prom
         (worker) =>
           new Promise<void>((resolve) => {
             if (worker.isDead()) return resolve();
-            const killer = setTimeout(() => worker.process.kill('SIGKILL'), 10_000);
+            const killer = setTimeout(() => {
+              log.warn({ workerPid: worker.process.pid }, 'An HTTP worker did not stop within 10 s of being asked; killing it');
+              worker.process.kill('SIGKILL');
+            }, 10_000);
             worker.once('exit', () => {
               clearTimeout(killer);
               resolve();
@@ -180,5 +183,8 @@ export async function runWorker(config: Config): Promise<number> {
     process.once('disconnect', () => resolve());
   });
   await system.stop();
+  // The IPC channel to the primary is the last thing keeping this process alive: closing it lets the
+  // process end by itself (otherwise the primary kills it after 10 s, and Ctrl+C waits that long).
+  cluster.worker?.disconnect();
   return 0;
 }
