@@ -68,7 +68,8 @@ const envSchema = z
     PROJECTOR_PARTITIONS: wholeNumber(1, 64, 1),
     /**
      * HTTP worker processes `start` forks for ingest and api (node:cluster, one port): `auto` is one
-     * per core when the machine has more than one, 0 serves HTTP from the main process itself.
+     * per core when the machine has more than one, less the core the main process needs when it runs
+     * relay, projectors or jobs too; 0 serves HTTP from the main process itself.
      */
     HTTP_WORKERS: z.preprocess(
       emptyToUndefined,

@@ -356,7 +356,7 @@ function printDetails(run: RunResult) {
 
 const bus = natsUrl ? 'NATS JetStream at NATS_URL' : 'the in-memory bus';
 process.stdout.write(
-  `\nbench:e2e — the whole product (consentry start: ingest and api in HTTP_WORKERS=${process.env.HTTP_WORKERS || 'auto'} worker processes (auto: one per core, ${availableParallelism()} here), ` +
+  `\nbench:e2e — the whole product (consentry start: ingest and api in HTTP_WORKERS=${process.env.HTTP_WORKERS || 'auto'} worker processes (auto: one per core but the primary's, ${availableParallelism() > 1 ? availableParallelism() - 1 : 0} here), ` +
     `relay, ${readerNames.length - 2} projectors and the sealer in the primary; ${bus}) ` +
     `vs the naive one-INSERT Fastify server, each its own process and fresh database on ${new URL(testServerUrl).host}.\n` +
     `Each run: ${warmupMs / 1000} s warm-up, then ${durationMs / 1000} s of load from this process (http-load.ts), a new visitor and event id per request.\n` +

@@ -20,7 +20,7 @@ const usage = `Usage: consentry <command> [options]
 
 Commands:
   start [--role ROLES]        start the product on PORT (default 3000): every part, with HTTP
-                              workers on every core (HTTP_WORKERS); --role runs only some of
+                              workers on the other cores (HTTP_WORKERS); --role runs only some of
                               ingest, api, projectors, relay, jobs (comma-separated), for a
                               deployment across machines (docs/deploy.md; needs NATS_URL)
   status [--json]             what runs where: processes and their roles, partitions owned,

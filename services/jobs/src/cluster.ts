@@ -18,11 +18,18 @@ type MetricsJson = MetricObjectWithValues<MetricValue<string>>[];
 type WorkerMessage = { type: 'consentry:metrics'; id: number; metrics: MetricsJson } | { type: 'consentry:ready' };
 type PrimaryMessage = { type: 'consentry:metrics-request'; id: number };
 
-/** How many HTTP worker processes to fork: HTTP_WORKERS, with `auto` one per core when there are several. */
-export function httpWorkerCount(config: Config): number {
+/**
+ * How many HTTP worker processes to fork: HTTP_WORKERS, or with `auto` one per core when there are
+ * several, but one core left to the primary when it runs background roles too (relay, projectors,
+ * jobs). On 2 cores with everything, 2 workers beside the primary were slower and dearer per consent
+ * than 1 (bench:e2e at 50 connections: 0.77× the naive server's throughput at 1.58× its CPU, against
+ * 0.99× at 1.20×): the projectors, the workers and PostgreSQL fought over the cores.
+ */
+export function httpWorkerCount(config: Pick<Config, 'HTTP_WORKERS'>, roles: readonly Role[], cores = availableParallelism()): number {
   if (config.HTTP_WORKERS !== 'auto') return config.HTTP_WORKERS;
-  const cores = availableParallelism();
-  return cores > 1 ? cores : 0;
+  if (cores <= 1) return 0;
+  const background = roles.some((role) => !httpRoles.includes(role));
+  return background ? cores - 1 : cores;
 }
 
 /**
@@ -53,7 +60,7 @@ export const isClusterWorker = () => cluster.isWorker && process.env[workerRoles
  */
 export async function startProduct(config: Config, roles: readonly Role[]): Promise<StartedProduct> {
   const http = roles.filter((role) => httpRoles.includes(role));
-  const workers = http.length > 0 ? httpWorkerCount(config) : 0;
+  const workers = http.length > 0 ? httpWorkerCount(config, roles) : 0;
   if (workers === 0) {
     const system = await startSystem(config, { roles });
     return { system, workers: 0, metricsUrl: system.metricsUrl, stop: () => system.stop() };

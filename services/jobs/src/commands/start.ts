@@ -32,7 +32,7 @@ export async function runStart(config: Config, args: readonly string[] = []): Pr
   const where = config.DATABASE_URL ? 'PostgreSQL at DATABASE_URL' : `embedded PostgreSQL in ${config.DATA_DIR}/`;
   const bus = config.NATS_URL ? 'NATS JetStream at NATS_URL' : 'the in-memory bus';
   const serves = roles.includes('ingest') || roles.includes('api');
-  const processes = product.workers > 0 ? `${product.workers} HTTP worker processes, ` : '';
+  const processes = product.workers > 0 ? `${product.workers} HTTP worker ${product.workers === 1 ? 'process' : 'processes'}, ` : '';
   process.stdout.write(
     (serves ? `\nConsentry is running at ${system.url}\n` + `  health: ${system.url}/healthz   readiness: ${system.url}/readyz\n` : '\nConsentry is running\n') +
       `  roles: ${roles.join(', ')} (${processes}PROJECTOR_PARTITIONS=${config.PROJECTOR_PARTITIONS})\n` +
