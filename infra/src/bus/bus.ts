@@ -19,6 +19,7 @@ export interface OutgoingMessage {
 export interface DeliveredMessage {
   readonly subject: string;
   readonly id: string;
+  /** Read only: the in-memory bus hands every consumer the same bytes. */
   readonly data: Uint8Array;
   /** The publisher's decoded `data`, deeply frozen, when the bus delivers within one process. */
   readonly value?: unknown;

@@ -192,7 +192,8 @@ export function createMemoryBus(config: BusConfig, options: MemoryBusOptions = {
       batch.push({
         subject: message.subject,
         id: message.id,
-        data: message.data.slice(),
+        // The stored copy itself, not a copy per consumer: consumers only read it (bus.ts).
+        data: message.data,
         value: message.value,
         seq: message.seq,
         redelivered: message.seq <= durable.deliveredUpTo,
