@@ -8,9 +8,9 @@ export interface OutgoingMessage {
   readonly id: string;
   readonly data: Uint8Array;
   /**
-   * `data` already decoded, when the publisher has it. The in-memory bus hands this very value to
-   * every consumer, so consumers in the same process do not decode the same bytes once each; a bus
-   * between processes (NATS) sends only `data`. It must be deeply frozen: consumers share it.
+   * `data` already decoded, when the publisher has it. The in-memory bus freezes it (deeply, in
+   * place) and hands this very value to every consumer, so consumers in the same process do not
+   * decode the same bytes once each; a bus between processes (NATS) sends only `data`.
    */
   readonly value?: unknown;
 }

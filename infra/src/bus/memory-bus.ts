@@ -146,7 +146,8 @@ export function createMemoryBus(config: BusConfig, options: MemoryBusOptions = {
         id: message.id,
         // Copied so a caller reusing its buffer cannot change what was stored.
         data: message.data.slice(),
-        value: message.value,
+        // Every consumer gets this one value: frozen, so none can change it under the others.
+        value: deepFreeze(message.value),
         storedAt: at,
       });
     }
@@ -282,4 +283,12 @@ export function createMemoryBus(config: BusConfig, options: MemoryBusOptions = {
       };
     },
   };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
+  }
+  return value;
 }

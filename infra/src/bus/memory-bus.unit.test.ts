@@ -113,9 +113,9 @@ describe('the memory bus', () => {
   });
 
   describe('when a message carries its decoded value', () => {
-    it('hands that very value to every consumer, and the bytes as well', async () => {
+    it('hands that very value, frozen, to every consumer, and the bytes as well', async () => {
       const bus = createMemoryBus(config);
-      const value = Object.freeze({ eventId: 'e-1' });
+      const value = { eventId: 'e-1', data: { purposes: ['analytics'] } };
       const seen = new Map<string, DeliveredMessage[]>();
       const consumers = ['stats', 'records'].map((durable) =>
         bus.consume({ durable, deliverPolicy: 'all', onBatch: async (batch) => void seen.set(durable, [...(seen.get(durable) ?? []), ...batch]) }),
@@ -125,6 +125,7 @@ describe('the memory bus', () => {
       for (const durable of ['stats', 'records']) {
         const [first, second] = seen.get(durable)!;
         expect(first!.value).toBe(value);
+        expect(Object.isFrozen(value) && Object.isFrozen(value.data) && Object.isFrozen(value.data.purposes)).toBe(true);
         expect([...first!.data]).toEqual([1]);
         expect(second!.value).toBeUndefined();
       }

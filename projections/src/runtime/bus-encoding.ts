@@ -16,15 +16,14 @@ export function subjectOf(prefix: string, type: string, partition = 0): string {
 /**
  * `partitions`: PROJECTOR_PARTITIONS, which every relay and projector of an installation shares.
  * The event (read from the log, so at its current version) travels as JSON and, for consumers in
- * the same process (the in-memory bus), as itself:
- * frozen, so the projectors that share it cannot change it under one another.
+ * the same process (the in-memory bus, which freezes it), as itself.
  */
 export function toBusMessage(prefix: string, event: StoredEvent, partitions = 1): OutgoingMessage {
   return {
     subject: subjectOf(prefix, event.type, partitionOfEvent(event, partitions)),
     id: event.eventId,
     data: encoder.encode(JSON.stringify(event)),
-    value: deepFreeze(event),
+    value: event,
   };
 }
 
@@ -32,14 +31,6 @@ export function toBusMessage(prefix: string, event: StoredEvent, partitions = 1)
 export function fromBusMessage(message: DeliveredMessage): StoredEvent {
   if (message.value !== undefined) return message.value as StoredEvent;
   return atCurrentVersion(JSON.parse(decoder.decode(message.data)) as StoredEvent);
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
-  }
-  return value;
 }
 
 /**

@@ -14,15 +14,15 @@
 //     and the lag at the end of the load and the time to catch up are printed;
 //   - afterwards, every acknowledged consent is in the log, and consent stats and records count
 //     each exactly once.
-// Profiling: `--cpu-prof DIR` writes a V8 CPU profile of each server process at its exit (HTTP
-// workers stopped by the primary may not get to write theirs); BENCH_NODE_ARGS adds Node options to
+// Profiling: `--cpu-prof DIR` writes a V8 CPU profile of each server process (HTTP workers
+// included) at its exit; BENCH_NODE_ARGS adds Node options to
 // both servers (e.g. `--prof --logfile=/tmp/v8-%p.log --no-logfile-per-isolate`, one tick log per
 // process, workers included, for `node --prof-process`).
 // Targets (issue 15, at 50 connections): ≥ 1.5× the naive server's throughput, ≤ 0.6× its CPU per
 // consent, every projection caught up.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -42,6 +42,8 @@ import {
 import { createFreshUuidRequests, runHttpLoad, serialiseRequest, type HttpLoadResult } from '@consentry/infra/bench/http-load';
 import { createTestDatabase, deleteNatsStream, freePort, testServerUrl, uniqueBusConfig, type TestDatabase } from '@consentry/infra/testing';
 import { addTestWebsite, consentBodyFor, type TestWebsite } from '@consentry/ingest/testing';
+import { httpWorkerCount } from '../src/cluster';
+import { roles } from '../src/system';
 import { countBehind, readerNames, readLogHead, waitUntilCaughtUp, type LogKey } from './e2e-catch-up';
 
 const { values: args } = parseArgs({
@@ -356,7 +358,7 @@ function printDetails(run: RunResult) {
 
 const bus = natsUrl ? 'NATS JetStream at NATS_URL' : 'the in-memory bus';
 process.stdout.write(
-  `\nbench:e2e — the whole product (consentry start: ingest and api in HTTP_WORKERS=${process.env.HTTP_WORKERS || 'auto'} worker processes (auto: one per core but the primary's, ${availableParallelism() > 1 ? availableParallelism() - 1 : 0} here), ` +
+  `\nbench:e2e — the whole product (consentry start: ingest and api in HTTP_WORKERS=${process.env.HTTP_WORKERS || 'auto'} worker processes (auto: one per core but the primary's, ${httpWorkerCount({ HTTP_WORKERS: 'auto' }, roles)} here), ` +
     `relay, ${readerNames.length - 2} projectors and the sealer in the primary; ${bus}) ` +
     `vs the naive one-INSERT Fastify server, each its own process and fresh database on ${new URL(testServerUrl).host}.\n` +
     `Each run: ${warmupMs / 1000} s warm-up, then ${durationMs / 1000} s of load from this process (http-load.ts), a new visitor and event id per request.\n` +
