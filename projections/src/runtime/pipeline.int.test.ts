@@ -224,15 +224,21 @@ describe('batching under steady load', () => {
     cleanups.push(() => relay.stop());
     cleanups.push(() => projector.stop());
     await waitFor(() => projector.isLeader(), { message: 'the projector to lead' });
-
+    // Settled: a first consent projected (by the catch-up from the log or from the bus), then a
+    // quiet spell longer than the interval, so the bus is what delivers everything below.
     await appendConsents(own.pool, 1);
-    await waitFor(async () => (await projectedConsentTotal(own.pool)) === 1, { message: 'the first consent to be projected' });
+    await waitFor(async () => (await projectedConsentTotal(own.pool)) === 1, { message: 'a first consent to be projected' });
+    await new Promise((resolve) => setTimeout(resolve, 2100));
+    batches.length = 0;
+
+    await appendConsents(own.pool, 1, 1);
+    await waitFor(async () => (await projectedConsentTotal(own.pool)) === 2, { message: 'the consent after the quiet spell to be projected' });
     // Five commits a tenth of a second apart, each relayed on its own, while the projector waits out its interval.
-    for (let index = 1; index <= 5; index++) {
+    for (let index = 2; index <= 6; index++) {
       await appendConsents(own.pool, 1, index);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    await waitFor(async () => (await projectedConsentTotal(own.pool)) === 6, { timeoutMs: 10_000, message: 'all six consents to be projected' });
+    await waitFor(async () => (await projectedConsentTotal(own.pool)) === 7, { timeoutMs: 10_000, message: 'all seven consents to be projected' });
     expect(batches).toEqual([1, 5]);
   });
 });
