@@ -105,7 +105,8 @@ async function appendPrepared(
   const currentVersion = await readStreamVersion(tx, streamId);
   const ids = prepared.map((event) => event.eventId);
   const { rows: existing } = await tx.query<{ event_id: string }>({
-    name: 'find-existing-event-ids',
+    // Unnamed, so planned for its array each time: a named statement keeps a generic plan made
+    // while the log was small (a sequential scan) as it grows (projections/src/analytics).
     text: 'SELECT event_id FROM events WHERE event_id = ANY($1::uuid[])',
     values: [ids],
   });

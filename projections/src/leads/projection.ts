@@ -281,7 +281,7 @@ export async function refoldLeads(tx: DbTransaction, visitors: Iterable<readonly
   }
   const positions = timeline.map((entry) => entry.position).filter((position) => !removed.has(position));
   const { rows: eventRows } = await tx.query<EventRow>({
-    name: 'leads-refold-events',
+    // Unnamed: planned for its array each time (see analytics' load of visitors).
     text: `SELECT ${eventColumns} FROM events WHERE position = ANY($1::int8[]) ORDER BY transaction_id, position`,
     values: [positions],
   });
