@@ -10,7 +10,9 @@ export interface OutgoingMessage {
   /**
    * `data` already decoded, when the publisher has it. The in-memory bus freezes it (deeply, in
    * place) and hands this very value to every consumer, so consumers in the same process do not
-   * decode the same bytes once each; a bus between processes (NATS) sends only `data`.
+   * decode the same bytes once each; a bus between processes (NATS) sends only `data`. With a
+   * value, `data` may be a getter that encodes it: the in-memory bus reads it only when a consumer
+   * does. A message published with a value is handed over: the publisher changes neither.
    */
   readonly value?: unknown;
 }

@@ -41,13 +41,50 @@ export interface MemoryBus extends Bus {
   stats(): MemoryBusStats;
 }
 
-interface StoredMessage {
-  readonly seq: number;
+/**
+ * One message in the log. A message published with its decoded `value` keeps its bytes unmade
+ * until a consumer reads `data`: consumers in this process read the value, so for them the
+ * publisher's encoding (toBusMessage's JSON) and the copy are never done. The bytes are copied then,
+ * from the publisher's message, which the publisher handed over with its (frozen) value.
+ */
+class StoredMessage {
+  #data: Uint8Array | undefined;
+  readonly #source: OutgoingMessage | undefined;
+  constructor(
+    readonly seq: number,
+    readonly subject: string,
+    readonly id: string,
+    message: OutgoingMessage,
+    readonly value: unknown,
+    readonly storedAt: number,
+  ) {
+    // Without a value, copied now so a caller reusing its buffer cannot change what was stored.
+    if (value === undefined) this.#data = message.data.slice();
+    else this.#source = message;
+  }
+  get data(): Uint8Array {
+    return (this.#data ??= this.#source!.data.slice());
+  }
+}
+
+/** A delivery of a stored message: its bytes are the stored ones, made when first read. */
+class Delivery implements DeliveredMessage {
   readonly subject: string;
   readonly id: string;
-  readonly data: Uint8Array;
   readonly value: unknown;
-  readonly storedAt: number;
+  readonly seq: number;
+  constructor(
+    readonly stored: StoredMessage,
+    readonly redelivered: boolean,
+  ) {
+    this.subject = stored.subject;
+    this.id = stored.id;
+    this.value = stored.value;
+    this.seq = stored.seq;
+  }
+  get data(): Uint8Array {
+    return this.stored.data;
+  }
 }
 
 interface DurableState {
@@ -140,16 +177,8 @@ export function createMemoryBus(config: BusConfig, options: MemoryBusOptions = {
       if (duplicateIds.has(message.id)) continue;
       duplicateIds.set(message.id, at + settings.duplicateWindowMs);
       lastSeq++;
-      log.push({
-        seq: lastSeq,
-        subject: message.subject,
-        id: message.id,
-        // Copied so a caller reusing its buffer cannot change what was stored.
-        data: message.data.slice(),
-        // Every consumer gets this one value: frozen, so none can change it under the others.
-        value: deepFreeze(message.value),
-        storedAt: at,
-      });
+      // Every consumer gets this one value: frozen, so none can change it under the others.
+      log.push(new StoredMessage(lastSeq, message.subject, message.id, message, deepFreeze(message.value), at));
     }
     expireDuplicateIds(at);
     trim();
@@ -190,15 +219,8 @@ export function createMemoryBus(config: BusConfig, options: MemoryBusOptions = {
       scannedTo = seq;
       if (message === undefined) continue;
       if (!durable.matches(message.subject)) continue;
-      batch.push({
-        subject: message.subject,
-        id: message.id,
-        // The stored copy itself, not a copy per consumer: consumers only read it (bus.ts).
-        data: message.data,
-        value: message.value,
-        seq: message.seq,
-        redelivered: message.seq <= durable.deliveredUpTo,
-      });
+      // The stored bytes themselves, not a copy per consumer: consumers only read them (bus.ts).
+      batch.push(new Delivery(message, message.seq <= durable.deliveredUpTo));
     }
     return { batch, scannedTo };
   }

@@ -132,5 +132,34 @@ describe('the memory bus', () => {
       await Promise.all(consumers.map((consumer) => consumer.stop()));
       await bus.close();
     });
+
+    it('makes its bytes only when a consumer reads them, once, and keeps what the publisher handed over', async () => {
+      const bus = createMemoryBus(config);
+      let encodings = 0;
+      const value = { eventId: 'e-1' };
+      const lazy = {
+        subject: 'memory.consent.given',
+        id: 'e-1',
+        get data() {
+          encodings++;
+          return new Uint8Array([7, 8]);
+        },
+        value,
+      };
+      const seen = new Map<string, DeliveredMessage[]>();
+      const consumers = ['stats', 'records'].map((durable) =>
+        bus.consume({ durable, deliverPolicy: 'all', onBatch: async (batch) => void seen.set(durable, [...(seen.get(durable) ?? []), ...batch]) }),
+      );
+      await bus.publish([lazy]);
+      await waitFor(() => seen.get('stats')?.length === 1 && seen.get('records')?.length === 1);
+      expect(seen.get('stats')![0]!.value).toBe(value);
+      expect(encodings).toBe(0);
+      const bytes = seen.get('stats')![0]!.data;
+      expect([...bytes]).toEqual([7, 8]);
+      expect(seen.get('records')![0]!.data).toBe(bytes);
+      expect(encodings).toBe(1);
+      await Promise.all(consumers.map((consumer) => consumer.stop()));
+      await bus.close();
+    });
   });
 });

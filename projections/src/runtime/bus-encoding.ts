@@ -16,13 +16,18 @@ export function subjectOf(prefix: string, type: string, partition = 0): string {
 /**
  * `partitions`: PROJECTOR_PARTITIONS, which every relay and projector of an installation shares.
  * The event (read from the log, so at its current version) travels as JSON and, for consumers in
- * the same process (the in-memory bus, which freezes it), as itself.
+ * the same process (the in-memory bus, which freezes it), as itself, its JSON then never made.
  */
 export function toBusMessage(prefix: string, event: StoredEvent, partitions = 1): OutgoingMessage {
+  let data: Uint8Array | undefined;
   return {
     subject: subjectOf(prefix, event.type, partitionOfEvent(event, partitions)),
     id: event.eventId,
-    data: encoder.encode(JSON.stringify(event)),
+    // Encoded when a bus reads it: NATS does for every message; the in-memory bus only when a
+    // consumer asks for the bytes rather than the value (bench:e2e: ~17 µs a consent in the relay).
+    get data() {
+      return (data ??= encoder.encode(JSON.stringify(event)));
+    },
     value: event,
   };
 }
