@@ -28,6 +28,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import {
   formatNumber,
+  ownCpuTicks,
   printVerdicts,
   readMachineCpu,
   readProcessTable,
@@ -202,6 +203,25 @@ interface RunResult {
   readonly consentsInLog: number;
   readonly statsTotal: number | null;
   readonly consentRecords: number | null;
+  /** The product's own diagnostics for the load: where its server CPU went and how it batched. */
+  readonly productDetail: ProductDetail | null;
+}
+
+interface ProductDetail {
+  /** µs during the load: the primary process itself, and its HTTP workers (and nats-server). */
+  readonly primaryMicros: number;
+  readonly workersMicros: number;
+  /** Group-commit batches written during the load and their events, from /metrics (null without it). */
+  readonly batches: { readonly count: number; readonly events: number; readonly commitSeconds: number } | null;
+}
+
+/** The group-commit histograms' sums and counts on the product's /metrics (its URL from the log). */
+async function readBatchMetrics(logFile: string): Promise<{ count: number; events: number; commitSeconds: number } | null> {
+  const url = /metrics: (http:\/\/\S+)/.exec(readFileSync(logFile, 'utf8'))?.[1];
+  if (!url) return null;
+  const text = await (await fetch(url)).text();
+  const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+  return { count: value('consentry_ingest_batch_size_count'), events: value('consentry_ingest_batch_size_sum'), commitSeconds: value('consentry_ingest_batch_commit_seconds_sum') };
 }
 
 const consentTypes = ['ConsentGiven', 'ConsentDeclined'];
@@ -241,7 +261,13 @@ async function measure(kind: SystemKind, connections: number): Promise<RunResult
       const table = readProcessTable();
       return treeCpuTicks(server!.pid, table) + (kind === 'product' ? natsServerTicks(table) : 0);
     };
+    const primaryTicks = () => {
+      const primary = readProcessTable([server!.pid]).get(server!.pid);
+      return primary ? ownCpuTicks(primary) : 0;
+    };
     try {
+      const batchesStart = kind === 'product' ? await readBatchMetrics(server.logFile) : null;
+      const primaryStart = primaryTicks();
       const serverStart = serverTicks();
       const machineStart = readMachineCpu();
       const clientStart = process.cpuUsage();
@@ -249,6 +275,19 @@ async function measure(kind: SystemKind, connections: number): Promise<RunResult
       const client = process.cpuUsage(clientStart);
       const machineEnd = readMachineCpu();
       const duringLoad = { serverMicros: ticksToMicros(serverTicks() - serverStart), postgres: await postgresMeter.read() };
+      const primaryMicros = ticksToMicros(primaryTicks() - primaryStart);
+      const batchesEnd = kind === 'product' ? await readBatchMetrics(server.logFile) : null;
+      const productDetail: ProductDetail | null =
+        kind === 'product'
+          ? {
+              primaryMicros,
+              workersMicros: duringLoad.serverMicros - primaryMicros,
+              batches:
+                batchesStart && batchesEnd
+                  ? { count: batchesEnd.count - batchesStart.count, events: batchesEnd.events - batchesStart.events, commitSeconds: batchesEnd.commitSeconds - batchesStart.commitSeconds }
+                  : null,
+            }
+          : null;
       const machineMicros = ticksToMicros(machineEnd.busyTicks - machineStart.busyTicks);
       const ours = totalMicros(duringLoad) + client.user + client.system;
       const othersShare = Math.max(0, machineMicros - ours) / ticksToMicros(machineEnd.totalTicks - machineStart.totalTicks);
@@ -281,6 +320,7 @@ async function measure(kind: SystemKind, connections: number): Promise<RunResult
         consentsInLog: await count(db, 'SELECT count(*)::int8 AS n FROM events WHERE type = ANY($1::text[])', [consentTypes]),
         statsTotal: kind === 'product' ? await count(db, 'SELECT sum(accepted + declined)::int8 AS n FROM consent_stats_daily') : null,
         consentRecords: kind === 'product' ? await count(db, 'SELECT count(*)::int8 AS n FROM consent_records') : null,
+        productDetail,
       };
     } finally {
       await postgresMeter.close();
@@ -336,6 +376,16 @@ function printDetails(run: RunResult) {
       `(whole cluster: ${micros(perConsent(postgres.clusterMicros, run))}); this process (load generator, meters) ${micros(run.loadGeneratorMicrosPerRequest)} µs/request; ` +
       `other processes used ${(run.othersShare * 100).toFixed(0)}% of the machine's CPU during the load\n`,
   );
+  if (run.productDetail) {
+    const { primaryMicros, workersMicros, batches } = run.productDetail;
+    process.stdout.write(
+      `    server CPU during the load: HTTP workers${natsUrl ? ' and nats-server' : ''} ${micros(perConsent(workersMicros, run))} µs/consent, the primary (relay, projectors, sealer) ${micros(perConsent(primaryMicros, run))}` +
+        (batches && batches.count > 0
+          ? `; group commit: ${formatNumber(batches.count)} batches of ${(batches.events / batches.count).toFixed(1)} events on average, ${((batches.commitSeconds / batches.count) * 1000).toFixed(1)} ms each`
+          : '') +
+        '\n',
+    );
+  }
   if (run.catchUp) {
     const { behindAtLoadEnd, reachedAtMs, failure } = run.catchUp;
     const behind = readerNames.map((name) => `${name} ${formatNumber(behindAtLoadEnd.get(name) ?? 0)}`).join(', ');
