@@ -2,7 +2,7 @@
 // taken over. Object keys sorted by UTF-16 code units, no whitespace, numbers and strings as
 // JSON.stringify writes them (the rules of RFC 8785 for the values the log holds). Standalone on
 // purpose: docs/compliance.md repeats these few lines for anyone checking a receipt offline.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 export function canonicalJson(value: unknown): string {
   switch (typeof value) {
@@ -20,14 +20,14 @@ export function canonicalJson(value: unknown): string {
         return `${out}]`;
       }
       const record = value as Record<string, unknown>;
-      const shape = shapeOf(Object.keys(record));
+      // The default sort compares UTF-16 code units, as RFC 8785 orders keys.
+      const keys = Object.keys(record).sort();
       let out = '{';
-      let first = true;
-      for (let i = 0; i < shape.keys.length; i++) {
-        const entry = record[shape.keys[i]!];
+      for (let i = 0; i < keys.length; i++) {
+        const key = keys[i]!;
+        const entry = record[key];
         if (entry === undefined) continue;
-        out += (first ? shape.prefixes[i]!.slice(1) : shape.prefixes[i]!) + canonicalJson(entry);
-        first = false;
+        out += (out.length === 1 ? '' : ',') + quotedKey(key) + canonicalJson(entry);
       }
       return `${out}}`;
     }
@@ -36,30 +36,22 @@ export function canonicalJson(value: unknown): string {
   }
 }
 
-interface Shape {
-  /** The keys in canonical order: the default sort compares UTF-16 code units, as RFC 8785 orders them. */
-  readonly keys: readonly string[];
-  /** `,"key":` for each key. */
-  readonly prefixes: readonly string[];
-}
+// Events use a few dozen keys: each is quoted once, not once per object (with sorting each object's
+// keys as it comes, ~25% faster than caching a sorted order per object shape, which had to build
+// a cache key of every key list).
+const quotedKeys = new Map<string, string>();
 
-// Events of one type share a handful of object shapes; sorting and quoting their keys once per shape
-// rather than once per object makes sealing about twice as fast.
-const shapes = new Map<string, Shape>();
-
-function shapeOf(keys: string[]): Shape {
-  // JSON of the key list: unambiguous whatever characters the keys hold.
-  const id = JSON.stringify(keys);
-  let shape = shapes.get(id);
-  if (!shape) {
-    const sorted = keys.sort();
-    shape = { keys: sorted, prefixes: sorted.map((key) => `,${JSON.stringify(key)}:`) };
-    if (shapes.size >= 10_000) shapes.clear();
-    shapes.set(id, shape);
+function quotedKey(key: string): string {
+  let quoted = quotedKeys.get(key);
+  if (quoted === undefined) {
+    quoted = `${JSON.stringify(key)}:`;
+    if (quotedKeys.size >= 10_000) quotedKeys.clear();
+    quotedKeys.set(key, quoted);
   }
-  return shape;
+  return quoted;
 }
 
 export function sha256Hex(text: string | Buffer): string {
-  return createHash('sha256').update(text).digest('hex');
+  // crypto.hash: one call, no Hash object (the sealer digests every event).
+  return hash('sha256', text, 'hex');
 }

@@ -5,6 +5,16 @@ import { inclusionProof, leafHash, merkleRoot, nodeHash, verifyInclusion } from 
 
 const leaves = (n: number) => Array.from({ length: n }, (_, i) => createHash('sha256').update(`event ${i}`).digest());
 
+describe('leafHash and nodeHash', () => {
+  it('are SHA-256 over 0x00 ‖ leaf and 0x01 ‖ left ‖ right (RFC 6962), as an offline checker computes them', () => {
+    const [a, b] = leaves(2) as [Buffer, Buffer];
+    const sha256 = (...parts: Buffer[]) => parts.reduce((hash, part) => hash.update(part), createHash('sha256')).digest();
+    expect(leafHash(a)).toEqual(sha256(Buffer.from([0]), a));
+    expect(nodeHash(a, b)).toEqual(sha256(Buffer.from([1]), a, b));
+    expect(merkleRoot([a, b]).toString('hex')).toBe(sha256(Buffer.from([1]), sha256(Buffer.from([0]), a), sha256(Buffer.from([0]), b)).toString('hex'));
+  });
+});
+
 describe('merkleRoot', () => {
   it('builds the RFC 6962 shape: split at the largest power of two below n', () => {
     const [a, b, c, d, e] = leaves(5) as [Buffer, Buffer, Buffer, Buffer, Buffer];
