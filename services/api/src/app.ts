@@ -121,8 +121,9 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, options) =>
     });
   }
   await app.register(fastifyCookie);
+  const sessionSecret = await resolveSessionSecret(pool, options.sessionSecret);
   await app.register(fastifySession, {
-    secret: await resolveSessionSecret(pool, options.sessionSecret),
+    secret: sessionSecret,
     cookieName: sessionCookieName,
     store: createPostgresSessionStore(pool),
     // Nothing is stored for anonymous visitors, and a session is written only when it changes.
@@ -185,6 +186,7 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, options) =>
     limits: options.signInLimits ?? defaultSignInLimits,
     cookieName: sessionCookieName,
     publicUrl: options.publicUrl,
+    sessionSecret,
     ...(options.mailer ? { mailer: options.mailer } : {}),
     ...(options.metricsRegistry ? { onSignIn: createSignInCounter(options.metricsRegistry) } : {}),
   });

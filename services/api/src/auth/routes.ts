@@ -20,7 +20,7 @@ import type { Mailer } from '../mail/mailer';
 import { errorsFor, toUserAnswer, userAnswer } from '../schemas';
 import { findAdminPasswordHash } from './credentials';
 import { newPassword, offeredPassword, type PasswordHasher } from './passwords';
-import { createSignInThrottle, defaultSignInThrottle, type SignInThrottleOptions } from './sign-in-throttle';
+import { createSignInThrottle, defaultSignInThrottle, tallySecretFrom, type SignInThrottleOptions } from './sign-in-throttle';
 import { forgetViewer, getViewer } from './viewer';
 
 export interface RateLimitRule {
@@ -54,6 +54,8 @@ export interface AuthRoutesOptions {
   readonly mailer?: Mailer;
   /** PUBLIC_URL: where the emails' links point. */
   readonly publicUrl: string;
+  /** The session secret, from which the sign-in tallies' key is derived (tallySecretFrom). */
+  readonly sessionSecret: string;
 }
 
 const personName = z
@@ -121,7 +123,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     timeWindow: limits.registrationsPerAddress.windowMs,
     keyGenerator: (request) => `register:${request.ip}`,
   });
-  const throttle = createSignInThrottle(pool, limits.failures, {
+  const throttle = createSignInThrottle(pool, tallySecretFrom(options.sessionSecret), limits.failures, {
     onSweepFailed: (error) => app.log.warn({ err: error }, 'deleting forgotten sign-in tallies failed'),
   });
   /**

@@ -3,6 +3,7 @@
 // throttled as one; the rules of sign-in-throttle.unit.test.ts hold across them; forgotten tallies
 // are rewritten or swept away; no row names an address or an account; and when the database cannot
 // be asked, attempts are refused rather than let through.
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createPool, isTransientDatabaseError, type Db } from '@consentry/infra';
 import { createTestDatabase, startTcpProxy, type TestDatabase } from '@consentry/infra/testing';
@@ -11,9 +12,13 @@ import {
   deleteForgottenSignInTallies,
   hashTallyKey,
   tallyKeysOf,
+  tallySecretFrom,
   type SignInThrottle,
   type SignInThrottleOptions,
 } from './sign-in-throttle';
+
+/** Both "processes" derive the tallies' key from the same session secret, as api processes on one database do. */
+const secret = tallySecretFrom('a session secret of at least thirty-two characters');
 
 const rules: SignInThrottleOptions = {
   freePerAccountAndAddress: 3,
@@ -40,8 +45,8 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   await db.pool.query('DELETE FROM sign_in_tallies');
-  here = createSignInThrottle(db.pool, rules);
-  there = createSignInThrottle(elsewhere, rules);
+  here = createSignInThrottle(db.pool, secret, rules);
+  there = createSignInThrottle(elsewhere, secret, rules);
 });
 
 /** Moves every tally `ms` into the past: what waiting that long does to them. */
@@ -59,10 +64,10 @@ async function storedKeyHashes(): Promise<string[]> {
   return rows.map((row) => row.key_hash).sort();
 }
 
-const hashesOf = (account: string, address: string) => Object.values(tallyKeysOf(account, address)).map(hashTallyKey).sort();
+const hashesOf = (account: string, address: string) => Object.values(tallyKeysOf(account, address)).map((key) => hashTallyKey(key, secret)).sort();
 
 async function failuresOf(key: string): Promise<number | undefined> {
-  const { rows } = await db.pool.query<{ failures: number }>('SELECT failures FROM sign_in_tallies WHERE key_hash = $1', [hashTallyKey(key)]);
+  const { rows } = await db.pool.query<{ failures: number }>('SELECT failures FROM sign_in_tallies WHERE key_hash = $1', [hashTallyKey(key, secret)]);
   return rows[0]?.failures;
 }
 
@@ -130,7 +135,7 @@ describe('two processes on one database', () => {
 
   it('never deadlock on overlapping tallies, whatever the mix of attempts and their endings', async () => {
     const generous = { ...rules, freePerAccountAndAddress: 1_000, freePerAddress: 1_000, freePerAccount: 1_000 };
-    const throttles = [createSignInThrottle(db.pool, generous), createSignInThrottle(elsewhere, generous)];
+    const throttles = [createSignInThrottle(db.pool, secret, generous), createSignInThrottle(elsewhere, secret, generous)];
     const endings = ['succeeded', 'failed', 'withdrawn'] as const;
     await Promise.all(
       Array.from({ length: 300 }, async (_, index) => {
@@ -163,7 +168,7 @@ describe('forgotten tallies', () => {
   it('are swept by attempts now and then, and at once again while sweeps find full batches', async () => {
     for (let guesser = 0; guesser < 10; guesser++) await fail(here, `user:gone${guesser}@example.com`, `198.51.100.${guesser}`);
     await wait(rules.forgetAfterMs); // 30 forgotten tallies
-    const sweeping = createSignInThrottle(db.pool, { ...rules, freePerAccountAndAddress: 100 }, { sweepLimit: 10, sweepEveryMs: 60 * 60_000 });
+    const sweeping = createSignInThrottle(db.pool, secret, { ...rules, freePerAccountAndAddress: 100 }, { sweepLimit: 10, sweepEveryMs: 60 * 60_000 });
     const storedCount = async () => (await storedKeyHashes()).length;
     const counts: number[] = [];
     for (let attempt = 0; attempt < 4; attempt++) {
@@ -182,7 +187,7 @@ describe('forgotten tallies', () => {
 });
 
 describe('the rows', () => {
-  it('name no address and no account: each is keyed by the SHA-256 of its tally key', async () => {
+  it('name no address and no account: each is keyed by an HMAC of its tally key under the server secret', async () => {
     const account = 'user:ada.lovelace@example.com';
     const address = '198.51.100.77';
     await fail(here, account, address);
@@ -196,6 +201,18 @@ describe('the rows', () => {
       for (const part of ['lovelace', 'example.com', address, 'pair', 'user:']) expect(row).not.toContain(part);
     }
   });
+
+  it('cannot be traced back to an address by hashing candidates without the secret', async () => {
+    const address = '198.51.100.78';
+    await fail(here, 'user:grace@example.com', address);
+    const stored = await storedKeyHashes();
+    const keys = Object.values(tallyKeysOf('user:grace@example.com', address));
+    // What someone with the table but not the secret could compute for a guessed address: a plain
+    // SHA-256, or the HMAC under another secret (another installation's).
+    const guesses = keys.flatMap((key) => [createHash('sha256').update(key, 'utf8').digest('hex'), hashTallyKey(key, tallySecretFrom('another installation secret, 32+ chars'))]);
+    for (const guess of guesses) expect(stored).not.toContain(guess);
+    expect(stored).toEqual(hashesOf('user:grace@example.com', address));
+  });
 });
 
 describe('when the database cannot be asked', () => {
@@ -205,7 +222,7 @@ describe('when the database cannot be asked', () => {
     url.host = `${proxy.host}:${proxy.port}`;
     const pool = createPool(url.toString(), { max: 2 });
     try {
-      const throttle = createSignInThrottle(pool, rules);
+      const throttle = createSignInThrottle(pool, secret, rules);
       expect(await fail(throttle, 'admin:root', '203.0.113.9')).toBe(0);
       proxy.cut();
       const refused = await throttle.attempt('admin:root', '203.0.113.9').then(

@@ -22,7 +22,7 @@
 // attempts run now and then. When the tallies cannot be read, attempt() rejects: the sign-in fails as
 // it does whenever the database is away, and no password is tried unthrottled.
 // sign-in-throttle-memory.ts applies the same rules in memory, for the unit tests.
-import { createHash } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { Db, DbClient } from '@consentry/infra';
 
 export interface SignInThrottleOptions {
@@ -114,8 +114,19 @@ export function waitBefore(
   );
 }
 
-/** What a row is keyed by: the SHA-256 (hex) of the tally's key, so no row names an address or an account. */
-export const hashTallyKey = (key: string): string => createHash('sha256').update(key, 'utf8').digest('hex');
+/**
+ * What a row is keyed by: an HMAC-SHA-256 (hex) of the tally's key under a server secret, so no row
+ * names an address or an account, and none can be turned back into one by hashing every IPv4
+ * address (about four billion tries) or a list of email addresses, as a plain hash could.
+ */
+export const hashTallyKey = (key: string, secret: string): string => createHmac('sha256', secret).update(key, 'utf8').digest('hex');
+
+/**
+ * The secret the tallies are keyed under, derived from the session secret (SESSION_SECRET, or the
+ * one generated and kept in the database) rather than that secret itself: every api process on the
+ * database derives the same one. A new secret only starts the tallies over.
+ */
+export const tallySecretFrom = (sessionSecret: string): string => createHmac('sha256', sessionSecret).update('consentry sign-in tallies', 'utf8').digest('hex');
 
 export interface SignInTallySweeping {
   /** Forgotten rows one sweep deletes at most; a sweep that deletes that many runs again at the next attempt. */
@@ -246,7 +257,12 @@ async function countAttempt(pool: Db, keyHashes: TallyKeys, options: SignInThrot
 }
 
 /** The api's throttle: tallies in PostgreSQL, shared by every process on the same database. */
-export function createSignInThrottle(pool: Db, options: SignInThrottleOptions = defaultSignInThrottle, sweeping: SignInTallySweeping = {}): SignInThrottle {
+export function createSignInThrottle(
+  pool: Db,
+  tallySecret: string,
+  options: SignInThrottleOptions = defaultSignInThrottle,
+  sweeping: SignInTallySweeping = {},
+): SignInThrottle {
   const sweepLimit = sweeping.sweepLimit ?? 1_000;
   const sweepEveryMs = sweeping.sweepEveryMs ?? 60_000;
   let nextSweepAt = 0;
@@ -266,7 +282,11 @@ export function createSignInThrottle(pool: Db, options: SignInThrottleOptions = 
   return {
     async attempt(account, address) {
       const keys = tallyKeysOf(account, address);
-      const keyHashes: TallyKeys = { pair: hashTallyKey(keys.pair), address: hashTallyKey(keys.address), account: hashTallyKey(keys.account) };
+      const keyHashes: TallyKeys = {
+        pair: hashTallyKey(keys.pair, tallySecret),
+        address: hashTallyKey(keys.address, tallySecret),
+        account: hashTallyKey(keys.account, tallySecret),
+      };
       const wait = await countAttempt(pool, keyHashes, options);
       await sweepWhenDue();
       if (wait > 0) return { allowed: false, retryAfterMs: wait };
