@@ -1,5 +1,7 @@
 // The compliance commands as an operator runs them: `consentry seal`, `verify` (naming a tampered
-// event and exiting 1), `purge --dry-run`, `receipt` and `subject`, with their argument errors.
+// event and exiting 1), `purge --dry-run`, `receipt` and `subject`, with their argument errors, and
+// what they do on a machine without the seal key.
+import { existsSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -66,6 +68,33 @@ describe('consentry seal and verify', () => {
     const json = capture();
     expect(await runVerify(config, ['--json'], json)).toBe(1);
     expect(JSON.parse(json.stdout())).toMatchObject({ ok: false, findings: [{ kind: 'altered', eventId: eventIds[7] }] });
+  });
+});
+
+describe('without the seal key (another machine, or a lost key)', () => {
+  it('verify and seal refuse once the ledger has seals, and make no key of their own', async () => {
+    // Sealed by the test above, with config's key.
+    const elsewhere = loadConfig({ DATABASE_URL: db.connectionString, LOG_LEVEL: 'silent', SEAL_KEY_FILE: path.join(await mkdtemp(path.join(tmpdir(), 'consentry-nokey-')), 'seal-key.pem') });
+    await runSeal(config, [], capture());
+    for (const run of [() => runVerify(elsewhere, [], capture()), () => runSeal(elsewhere, [], capture()), () => runReceipt(elsewhere, [eventIds[0]!], capture())]) {
+      await expect(run()).rejects.toThrow(`SEAL_KEY_FILE ${elsewhere.sealKeyFile} does not exist: copy the seal key from the machine that runs the jobs role`);
+    }
+    expect(existsSync(elsewhere.sealKeyFile)).toBe(false);
+  });
+
+  it('verify passes an unsealed ledger without making a key; the first seal makes one', async () => {
+    const unsealed = await createTestDatabase('compliance_cli_unsealed');
+    try {
+      const fresh = loadConfig({ DATABASE_URL: unsealed.connectionString, LOG_LEVEL: 'silent', SEAL_KEY_FILE: path.join(await mkdtemp(path.join(tmpdir(), 'consentry-fresh-')), 'seal-key.pem') });
+      const verified = capture();
+      expect(await runVerify(fresh, [], verified)).toBe(0);
+      expect(verified.stdout()).toContain('Checked 0 seals');
+      expect(existsSync(fresh.sealKeyFile)).toBe(false);
+      expect(await runSeal(fresh, [], capture())).toBe(0);
+      expect(existsSync(fresh.sealKeyFile)).toBe(true);
+    } finally {
+      await unsealed.drop();
+    }
   });
 });
 

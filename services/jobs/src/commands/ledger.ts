@@ -3,20 +3,20 @@ import { createPublicKey } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { buildConsentReceipt } from '@consentry/api';
-import { loadOrCreateSealSigner, readLatestSeal, sealAll, verifyLedger, type Config } from '@consentry/infra';
-import { formatCount, processIo, progressBar, withJobDatabase, type JobIo } from './job';
+import { readLatestSeal, sealAll, verifyLedger, type Config } from '@consentry/infra';
+import { formatCount, ownSealPublicKey, processIo, progressBar, sealSignerFor, withJobDatabase, type JobIo } from './job';
 
 export async function runSeal(config: Config, _args: readonly string[], io: JobIo = processIo): Promise<number> {
-  const signer = await loadOrCreateSealSigner(config.sealKeyFile);
   const bar = progressBar(io, 'seal', 'events');
-  const summary = await withJobDatabase(config, async (pool) => {
+  const { summary, signer } = await withJobDatabase(config, async (pool) => {
+    const signer = await sealSignerFor(config, pool);
     const latest = (await readLatestSeal(pool))?.data.last;
     const { rows } = await pool.query<{ count: number }>({
       text: 'SELECT count(*)::int8 AS count FROM events WHERE (transaction_id, position) > ($1::xid8, $2::int8)',
       values: [latest?.transactionId ?? '0', latest?.position ?? 0],
     });
     let sealed = 0;
-    return sealAll(pool, signer, { onSeal: (seal) => bar.update((sealed += seal.eventCount), rows[0]?.count ?? sealed) });
+    return { signer, summary: await sealAll(pool, signer, { onSeal: (seal) => bar.update((sealed += seal.eventCount), rows[0]?.count ?? sealed) }) };
   });
   bar.stop();
   io.out(`Sealed ${formatCount(summary.events)} events in ${formatCount(summary.seals)} seals (key ${signer.keyId}).\n`);
@@ -26,13 +26,11 @@ export async function runSeal(config: Config, _args: readonly string[], io: JobI
 export async function runVerify(config: Config, args: readonly string[], io: JobIo = processIo): Promise<number> {
   const { values } = parseArgs({ args: [...args], options: { 'public-key': { type: 'string' }, json: { type: 'boolean' } }, strict: true });
   // The trusted key: a published one given with --public-key, or this server's own.
-  const publicKey = values['public-key']
-    ? createPublicKey(await readFile(values['public-key'], 'utf8'))
-    : (await loadOrCreateSealSigner(config.sealKeyFile)).publicKey;
+  const published = values['public-key'] ? createPublicKey(await readFile(values['public-key'], 'utf8')) : undefined;
   const bar = progressBar(io, 'verify', 'seals');
   const started = performance.now();
-  const report = await withJobDatabase(config, (pool) =>
-    verifyLedger(pool, { publicKey, onProgress: ({ seals, totalSeals }) => bar.update(seals, totalSeals) }),
+  const report = await withJobDatabase(config, async (pool) =>
+    verifyLedger(pool, { publicKey: published ?? (await ownSealPublicKey(config, pool)), onProgress: ({ seals, totalSeals }) => bar.update(seals, totalSeals) }),
   );
   bar.stop();
   const seconds = (performance.now() - started) / 1000;
@@ -60,8 +58,8 @@ export async function runReceipt(config: Config, args: readonly string[], io: Jo
     io.err('Usage: consentry receipt CONSENT_ID   (the consent event id, a UUID)\n');
     return 2;
   }
-  const signer = await loadOrCreateSealSigner(config.sealKeyFile);
   const receipt = await withJobDatabase(config, async (pool) => {
+    const signer = await sealSignerFor(config, pool);
     // A consent newer than the last seal is sealed first, so the receipt carries its proof.
     await sealAll(pool, signer);
     return buildConsentReceipt(pool, consentId, { publicUrl: config.publicUrl, keyId: signer.keyId });

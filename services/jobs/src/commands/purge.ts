@@ -1,10 +1,10 @@
 // `consentry purge [--dry-run] [--website ID]`: removes what each website's retention period no
 // longer allows (services/jobs/src/compliance/purge.ts), with a progress bar and a summary.
 import { parseArgs } from 'node:util';
-import { loadOrCreateSealSigner, type Config } from '@consentry/infra';
+import type { Config } from '@consentry/infra';
 import { getWebsite, listWebsites, type Website } from '@consentry/projections';
 import { purgeWebsite, type WebsitePurgeSummary } from '../compliance/purge';
-import { formatCount, processIo, progressBar, withJobDatabase, type JobIo } from './job';
+import { formatCount, processIo, progressBar, sealSignerFor, withJobDatabase, type JobIo } from './job';
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -15,8 +15,8 @@ export async function runPurge(config: Config, args: readonly string[], io: JobI
     return 2;
   }
   const dryRun = values['dry-run'] === true;
-  const signer = await loadOrCreateSealSigner(config.sealKeyFile);
   return withJobDatabase(config, async (pool) => {
+    const signer = await sealSignerFor(config, pool);
     let websites: Website[];
     if (values.website !== undefined) {
       const website = await getWebsite(pool, values.website.toLowerCase());

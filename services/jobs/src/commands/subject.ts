@@ -3,10 +3,10 @@
 import { writeFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
 import { parseArgs } from 'node:util';
-import { loadOrCreateSealSigner, type Config } from '@consentry/infra';
+import type { Config } from '@consentry/infra';
 import { getWebsite } from '@consentry/projections';
 import { eraseSubject, exportSubject, type SubjectSelector } from '../compliance/subject';
-import { formatCount, processIo, withJobDatabase, type JobIo } from './job';
+import { formatCount, processIo, sealSignerFor, withJobDatabase, type JobIo } from './job';
 
 const usage = 'Usage: consentry subject export|erase --website ID (--visitor ID | --ip ADDRESS) [--out FILE]\n';
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -52,7 +52,7 @@ export async function runSubject(config: Config, args: readonly string[], io: Jo
       } else io.out(json);
       return 0;
     }
-    const signer = await loadOrCreateSealSigner(config.sealKeyFile);
+    const signer = await sealSignerFor(config, pool);
     const summary = await eraseSubject(pool, signer, website, subject);
     if (summary.visitorIds.length === 0) {
       io.out('Nothing is held about this visitor on this website; nothing was changed.\n');
