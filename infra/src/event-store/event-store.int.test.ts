@@ -10,6 +10,7 @@ import {
   createGroupCommitAppender,
   EventRefusedError,
   StoreUnavailableError,
+  hasEventsAfter,
   readCommittedEvents,
   readStream,
   startOfLog,
@@ -271,6 +272,38 @@ describe('when a long write transaction is open', () => {
     }
   });
 });
+
+describe('hasEventsAfter, the probe of a quiet log', () => {
+  it('is false at the end of the log, true once an event commits after it, and blind to one not yet committed', async () => {
+    await appendToStream(db.pool, `website-${randomUUID()}`, [websiteAdded(randomUUID())]);
+    const all = await readAll();
+    const last = all[all.length - 1]!;
+    const end: Checkpoint = { transactionId: last.transactionId, position: last.position };
+    const before = all.length > 1 ? all[all.length - 2]! : null;
+    if (before) expect(await hasEventsAfter(db.pool, { transactionId: before.transactionId, position: before.position })).toBe(true);
+    expect(await hasEventsAfter(db.pool, startOfLog)).toBe(true);
+    expect(await hasEventsAfter(db.pool, end)).toBe(false);
+
+    const writer = await db.pool.connect();
+    try {
+      await writer.query('BEGIN');
+      await appendToStreamIn(writer);
+      expect(await hasEventsAfter(db.pool, end)).toBe(false);
+      await writer.query('COMMIT');
+    } finally {
+      writer.release();
+    }
+    expect(await hasEventsAfter(db.pool, end)).toBe(true);
+  });
+});
+
+/** An event inserted in the caller's open transaction. */
+async function appendToStreamIn(client: { query: (text: string, values: unknown[]) => Promise<unknown> }): Promise<void> {
+  await client.query(
+    `INSERT INTO events (event_id, stream_id, type, schema_version, data) VALUES ($1, $2, 'WebsiteAdded', 1, $3)`,
+    [randomUUID(), `website-${randomUUID()}`, JSON.stringify(websiteAdded(randomUUID()).data)],
+  );
+}
 
 describe('when one event in a group-commit batch holds data the database refuses', () => {
   it('fails only that event; everyone else in the batch is stored and acknowledged', async () => {

@@ -9,6 +9,6 @@ export {
   type GroupCommitAppender,
   type GroupCommitOptions,
 } from './group-commit';
-export { readCommittedEvents, readCommittedHead, readEvent, readHorizon, readStream, type ReadCommittedOptions } from './read';
+export { hasEventsAfter, readCommittedEvents, readCommittedHead, readEvent, readHorizon, readStream, type ReadCommittedOptions } from './read';
 export { readCheckpoint, writeCheckpoint, lockCheckpoint, ensureCheckpoint, shareCheckpoint, projectionCheckpointName } from './checkpoints';
 export { atCurrentVersion, eventColumns, toStoredEvent, type EventRow } from './rows';

@@ -20,6 +20,23 @@ export async function readHorizon(db: Queryable): Promise<number> {
 }
 
 /**
+ * Whether any committed event sorts after `after`: one probe of the global-order index, for a
+ * reader that polls an idle log. The read horizon costs the database ~0.7 ms (it reads
+ * pg_stat_activity); an idle relay polling every 20 ms spent ~4% of a core on it. False here means
+ * nothing to read yet: a transaction that commits later has rows after `after` (a gap-safe reader's
+ * checkpoint never passes a transaction still running), which the next probe sees.
+ */
+export async function hasEventsAfter(db: Queryable, after: Checkpoint): Promise<boolean> {
+  const { rows } = await db.query({
+    name: 'has-events-after',
+    // Ordered as the index is, so even a plan made while the log was empty walks the index.
+    text: 'SELECT 1 FROM events WHERE (transaction_id, position) > ($1::text::xid8, $2::bigint) ORDER BY transaction_id, position LIMIT 1',
+    values: [after.transactionId, after.position],
+  });
+  return rows.length > 0;
+}
+
+/**
  * Events after `after` whose transactions can no longer be joined by new rows: only rows of
  * transactions older than the oldest transaction of this database still running are returned. A
  * row of a slow transaction is therefore never skipped: it stays invisible until it commits and

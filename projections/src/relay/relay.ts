@@ -3,7 +3,7 @@
 // and advances the checkpoint only after the bus acknowledged the whole batch. A crash between
 // publish and checkpoint republishes the batch, which the bus deduplicates by event id (and
 // projectors skip by checkpoint), so nothing is lost and nothing counts twice.
-import { readCheckpoint, readCommittedEvents, writeCheckpoint, type Bus, type Checkpoint, type Logger } from '@consentry/infra';
+import { hasEventsAfter, readCheckpoint, readCommittedEvents, writeCheckpoint, type Bus, type Checkpoint, type Logger } from '@consentry/infra';
 import { toBusMessage } from '../runtime/bus-encoding';
 import { acquireLeadership, sleep } from '../runtime/leadership';
 
@@ -61,6 +61,11 @@ export function startRelay(options: RelayOptions): Relay {
         let checkpoint = await readCheckpoint(leadership.client, name);
         let failures = 0;
         while (!stopping.signal.aborted && !lost) {
+          // A quiet log is probed, not read: the read's horizon is what costs the database.
+          if (!(await hasEventsAfter(leadership.client, checkpoint))) {
+            await sleep(idleMs, stopping.signal);
+            continue;
+          }
           const events = await readCommittedEvents(leadership.client, checkpoint, { limit: batchSize });
           if (events.length === 0) {
             await sleep(idleMs, stopping.signal);
