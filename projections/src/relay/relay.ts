@@ -60,14 +60,17 @@ export function startRelay(options: RelayOptions): Relay {
       try {
         let checkpoint = await readCheckpoint(leadership.client, name);
         let failures = 0;
+        // After a read that found nothing, the log is probed until it has something: the read's
+        // horizon is what costs the database. Under load each read follows the last directly.
+        let quiet = false;
         while (!stopping.signal.aborted && !lost) {
-          // A quiet log is probed, not read: the read's horizon is what costs the database.
-          if (!(await hasEventsAfter(leadership.client, checkpoint))) {
+          if (quiet && !(await hasEventsAfter(leadership.client, checkpoint))) {
             await sleep(idleMs, stopping.signal);
             continue;
           }
           const events = await readCommittedEvents(leadership.client, checkpoint, { limit: batchSize });
-          if (events.length === 0) {
+          quiet = events.length === 0;
+          if (quiet) {
             await sleep(idleMs, stopping.signal);
             continue;
           }
