@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGroupCommitAppender, eventColumns, readCommittedEvents, startOfLog, toStoredEvent, type EventRow } from '@consentry/infra';
 import { consentAppendRequest, createTestDatabase, waitForLogVisible, type TestDatabase } from '@consentry/infra/testing';
+import { grantedList } from '@consentry/events';
 import { appendLog, at, catchUp, leadVisitor } from '../leads/testing';
 import { replayProjection } from '../runtime/replay';
 import { consentRecordsProjection } from './projection';
@@ -41,6 +42,45 @@ describe('when consents are projected', () => {
     expect(await listConsentRecords(db.pool, { websiteIds: null, limit: 4 })).toHaveLength(4);
     expect(await getLastConsentAt(db.pool, websiteB)).toBe('2026-11-20T10:05:00.000Z');
     expect(await getLastConsentAt(db.pool, randomUUID())).toBeNull();
+  });
+
+  it('keeps every field the log recorded, in its column', async () => {
+    await replayProjection(db.pool, consentRecordsProjection);
+    const events = await readCommittedEvents(db.pool, startOfLog, { limit: 100 });
+    const { rows } = await db.pool.query(
+      `SELECT event_id, website_id, visitor_id, choice, source, policy_version, received_at, occurred_at, ip_address, user_agent,
+              device_class, country, city, email, page_url, language, offered, purposes, method, rule, region
+         FROM consent_records`,
+    );
+    expect(rows).toHaveLength(events.length);
+    for (const event of events) {
+      if (event.type !== 'ConsentGiven' && event.type !== 'ConsentDeclined') throw new Error(`unexpected ${event.type}`);
+      const { data } = event;
+      expect(rows.find((row) => row.event_id === event.eventId)).toEqual({
+        event_id: event.eventId,
+        website_id: data.websiteId,
+        visitor_id: data.visitorId,
+        choice: event.type === 'ConsentGiven' ? 'accepted' : 'declined',
+        source: data.source,
+        policy_version: data.policyVersion,
+        received_at: new Date(data.receivedAt),
+        occurred_at: new Date(data.occurredAt),
+        ip_address: data.ipAddress,
+        user_agent: data.userAgent,
+        device_class: data.deviceClass,
+        country: data.country,
+        city: data.city,
+        email: data.email,
+        page_url: data.pageUrl,
+        language: data.language,
+        offered: data.offered,
+        purposes: grantedList(data.purposes),
+        method: data.method,
+        rule: data.rule.rule,
+        region: data.rule.region,
+      });
+    }
+    expect(new Set(rows.map((row) => row.choice))).toEqual(new Set(['accepted', 'declined']));
   });
 
   it('stores a redelivered event once', async () => {

