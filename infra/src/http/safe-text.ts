@@ -25,7 +25,29 @@ export interface UnsafeText {
 const maxDepth = 64;
 
 /** The first string (or object key) in a parsed JSON value that no field may hold; null if none. */
-export function findUnsafeText(value: unknown, path = '', depth = 0): UnsafeText | null {
+export function findUnsafeText(value: unknown): UnsafeText | null {
+  // Nearly every input is clean: one pass that builds no paths, and the second only to name the field.
+  return holdsUnsafeText(value, 0) ? locateUnsafeText(value, '', 0) : null;
+}
+
+// Either kind of unsafe character, in one test per string (NUL is the character the rule is about).
+// eslint-disable-next-line no-control-regex
+const unsafeCharacter = /[\u0000\p{Cs}]/u;
+
+function holdsUnsafeText(value: unknown, depth: number): boolean {
+  if (typeof value === 'string') return unsafeCharacter.test(value);
+  if (value === null || typeof value !== 'object' || depth >= maxDepth) return false;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) if (holdsUnsafeText(value[index], depth + 1)) return true;
+    return false;
+  }
+  for (const key of Object.keys(value)) {
+    if (unsafeCharacter.test(key) || holdsUnsafeText((value as Record<string, unknown>)[key], depth + 1)) return true;
+  }
+  return false;
+}
+
+function locateUnsafeText(value: unknown, path: string, depth: number): UnsafeText | null {
   if (typeof value === 'string') {
     const reason = unsafeTextReason(value);
     return reason ? { path, reason } : null;
@@ -33,7 +55,7 @@ export function findUnsafeText(value: unknown, path = '', depth = 0): UnsafeText
   if (value === null || typeof value !== 'object' || depth >= maxDepth) return null;
   if (Array.isArray(value)) {
     for (const [index, item] of value.entries()) {
-      const found = findUnsafeText(item, `${path}/${index}`, depth + 1);
+      const found = locateUnsafeText(item, `${path}/${index}`, depth + 1);
       if (found) return found;
     }
     return null;
@@ -41,7 +63,7 @@ export function findUnsafeText(value: unknown, path = '', depth = 0): UnsafeText
   for (const [key, item] of Object.entries(value)) {
     const keyReason = unsafeTextReason(key);
     if (keyReason) return { path, reason: `field names ${keyReason}` };
-    const found = findUnsafeText(item, `${path}/${key}`, depth + 1);
+    const found = locateUnsafeText(item, `${path}/${key}`, depth + 1);
     if (found) return found;
   }
   return null;
