@@ -84,6 +84,30 @@ describe('canonicalJson', () => {
     expect(canonicalJson({ x: 1, y: [1, 2], z: { b: 2, a: 1 } })).toBe(canonicalJson({ z: { a: 1, b: 2 }, y: [1, 2], x: 1 }));
   });
 
+  it('sorts each object by its own keys when many objects share a first key', () => {
+    // Key lists that agree on their first key (and length), then differ: each is sorted on its own.
+    const objects = [
+      { m: 1, z: 2, b: 3 },
+      { m: 1, b: 2, z: 3 },
+      { m: 1, z: 2, a: 3 },
+      { m: 1, z: 2 },
+      { m: 1, z: 2, b: 3, a: 4 },
+      { m: 1, z: 2, b: 3 },
+    ];
+    for (let round = 0; round < 2; round++) {
+      expect(objects.map((object) => canonicalJson(object))).toEqual([
+        '{"b":3,"m":1,"z":2}',
+        '{"b":2,"m":1,"z":3}',
+        '{"a":3,"m":1,"z":2}',
+        '{"m":1,"z":2}',
+        '{"a":4,"b":3,"m":1,"z":2}',
+        '{"b":3,"m":1,"z":2}',
+      ]);
+    }
+    // More shapes than are remembered for one first key still come out sorted.
+    for (let n = 0; n < 20; n++) expect(canonicalJson({ m: 0, [`k${19 - n}`]: n, a: 1 })).toBe(`{"a":1,"k${19 - n}":${n},"m":0}`);
+  });
+
   it('refuses values without a JSON form', () => {
     expect(() => canonicalJson(Number.NaN)).toThrow('no JSON form');
     expect(() => canonicalJson({ f: () => 1 })).toThrow('no JSON form');
