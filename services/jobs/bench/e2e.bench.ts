@@ -14,6 +14,11 @@
 //     and the lag at the end of the load and the time to catch up are printed;
 //   - afterwards, every acknowledged consent is in the log, and consent stats and records count
 //     each exactly once.
+// With --capture, a third system in each run: the product capturing consents into the log and
+// nothing more (`consentry start --role ingest`: the HTTP workers and the group commit, no relay,
+// projectors or sealer; NATS_URL, or the machine's NATS, only because a split start requires it). It
+// is the floor under the whole product's figures: what the work downstream of the log adds is the
+// difference.
 // Profiling: `--cpu-prof DIR` writes a V8 CPU profile of each server process (HTTP workers
 // included) at its exit; BENCH_NODE_ARGS adds Node options to
 // both servers (e.g. `--prof --logfile=/tmp/v8-%p.log --no-logfile-per-isolate`, one tick log per
@@ -41,7 +46,7 @@ import {
   type Verdict,
 } from '@consentry/infra/bench';
 import { createFreshUuidRequests, runHttpLoad, serialiseRequest, type HttpLoadResult } from '@consentry/infra/bench/http-load';
-import { createTestDatabase, deleteNatsStream, freePort, testServerUrl, uniqueBusConfig, type TestDatabase } from '@consentry/infra/testing';
+import { createTestDatabase, deleteNatsStream, freePort, natsUrl as testNatsUrl, testServerUrl, uniqueBusConfig, type TestDatabase } from '@consentry/infra/testing';
 import { addTestWebsite, consentBodyFor, type TestWebsite } from '@consentry/ingest/testing';
 import { httpWorkerCount } from '../src/cluster';
 import { roles } from '../src/system';
@@ -53,6 +58,7 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '10,50' },
     warmup: { type: 'string', default: '3' },
     'catch-up-timeout': { type: 'string', default: '300' },
+    capture: { type: 'boolean', default: false },
     // Writes a V8 CPU profile of every server process (.cpuprofile, for Chrome DevTools) to this folder.
     'cpu-prof': { type: 'string' },
   },
@@ -62,14 +68,15 @@ const warmupMs = Number(args.warmup) * 1000;
 const catchUpTimeoutMs = Number(args['catch-up-timeout']) * 1000;
 const connectionCounts = args.connections.split(',').map(Number);
 if (!(durationMs > 0) || !(warmupMs >= 0) || connectionCounts.some((count) => !Number.isInteger(count) || count < 1)) {
-  process.stderr.write('usage: e2e.bench.ts [--duration SECONDS] [--connections 10,50] [--warmup SECONDS] [--catch-up-timeout SECONDS] [--cpu-prof DIR]\n');
+  process.stderr.write('usage: e2e.bench.ts [--duration SECONDS] [--connections 10,50] [--warmup SECONDS] [--catch-up-timeout SECONDS] [--capture] [--cpu-prof DIR]\n');
   process.exit(2);
 }
 const natsUrl = process.env.NATS_URL;
 const targetConnections = connectionCounts.includes(50) ? 50 : Math.max(...connectionCounts);
 
-type SystemKind = 'naive' | 'product';
-const systemLabels: Record<SystemKind, string> = { naive: 'naive one-INSERT server', product: 'consentry start' };
+type SystemKind = 'naive' | 'product' | 'capture';
+const systemLabels: Record<SystemKind, string> = { naive: 'naive one-INSERT server', product: 'consentry start', capture: 'capture only' };
+const systemKinds: readonly SystemKind[] = args.capture ? ['naive', 'product', 'capture'] : ['naive', 'product'];
 
 // ---------------------------------------------------------------------------------------------
 // The servers, each a process of its own, its output in a log file (as under systemd), ready once
@@ -84,6 +91,8 @@ interface ServerProcess {
 
 const cliScript = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 const naiveScript = fileURLToPath(new URL('./ingest-server.ts', import.meta.url));
+
+const startArguments: Record<SystemKind, string[]> = { naive: [], product: ['start'], capture: ['start', '--role', 'ingest'] };
 
 async function startServerProcess(kind: SystemKind, db: TestDatabase, website: TestWebsite, workDir: string, bus: { stream: string; subjectPrefix: string } | null) {
   const port = await freePort();
@@ -105,12 +114,13 @@ async function startServerProcess(kind: SystemKind, db: TestDatabase, website: T
           // 256 visitor addresses send thousands of consents a second: the limit must not refuse them.
           INGEST_RATE_LIMIT_PER_MINUTE: '10000000',
           METRICS_PORT: '0',
-          NATS_URL: natsUrl ?? '',
+          // A split start needs NATS; capture alone never publishes to it.
+          NATS_URL: natsUrl ?? (kind === 'capture' ? testNatsUrl : ''),
           ...(bus ? { NATS_STREAM: bus.stream, NATS_SUBJECT_PREFIX: bus.subjectPrefix } : {}),
         };
   const output = openSync(logFile, 'w');
   const profile = args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(args['cpu-prof'], kind)}`] : [];
-  const child: ChildProcess = spawn(process.execPath, [...profile, ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', kind === 'naive' ? naiveScript : cliScript, ...(kind === 'naive' ? [] : ['start'])], {
+  const child: ChildProcess = spawn(process.execPath, [...profile, ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', kind === 'naive' ? naiveScript : cliScript, ...startArguments[kind]], {
     env: { ...process.env, ...env },
     stdio: ['ignore', output, output],
   });
@@ -242,7 +252,8 @@ async function count(db: TestDatabase, sql: string, values: unknown[] = []): Pro
 async function measure(kind: SystemKind, connections: number): Promise<RunResult> {
   const db = await createTestDatabase(`e2e_${kind}_${connections}`, { poolSize: 2 });
   const workDir = mkdtempSync(path.join(tmpdir(), `consentry-bench-e2e-${kind}-`));
-  const bus = kind === 'product' && natsUrl ? uniqueBusConfig('e2e') : null;
+  // Its own stream and subjects on a shared NATS server (capture never publishes to it).
+  const bus = kind === 'product' && natsUrl ? uniqueBusConfig('e2e') : kind === 'capture' ? uniqueBusConfig('e2e_capture') : null;
   let server: ServerProcess | undefined;
   try {
     const website = await addTestWebsite(db.pool);
@@ -259,14 +270,14 @@ async function measure(kind: SystemKind, connections: number): Promise<RunResult
     const postgresMeter = await startPostgresCpuMeter({ serverUrl: testServerUrl, database: db.name, excludeApplicationNames: [rows[0]!.name] });
     const serverTicks = () => {
       const table = readProcessTable();
-      return treeCpuTicks(server!.pid, table) + (kind === 'product' ? natsServerTicks(table) : 0);
+      return treeCpuTicks(server!.pid, table) + (kind !== 'naive' ? natsServerTicks(table) : 0);
     };
     const primaryTicks = () => {
       const primary = readProcessTable([server!.pid]).get(server!.pid);
       return primary ? ownCpuTicks(primary) : 0;
     };
     try {
-      const batchesStart = kind === 'product' ? await readBatchMetrics(server.logFile) : null;
+      const batchesStart = kind !== 'naive' ? await readBatchMetrics(server.logFile) : null;
       const primaryStart = primaryTicks();
       const serverStart = serverTicks();
       const machineStart = readMachineCpu();
@@ -276,9 +287,9 @@ async function measure(kind: SystemKind, connections: number): Promise<RunResult
       const machineEnd = readMachineCpu();
       const duringLoad = { serverMicros: ticksToMicros(serverTicks() - serverStart), postgres: await postgresMeter.read() };
       const primaryMicros = ticksToMicros(primaryTicks() - primaryStart);
-      const batchesEnd = kind === 'product' ? await readBatchMetrics(server.logFile) : null;
+      const batchesEnd = kind !== 'naive' ? await readBatchMetrics(server.logFile) : null;
       const productDetail: ProductDetail | null =
-        kind === 'product'
+        kind !== 'naive'
           ? {
               primaryMicros,
               workersMicros: duringLoad.serverMicros - primaryMicros,
@@ -331,7 +342,7 @@ async function measure(kind: SystemKind, connections: number): Promise<RunResult
   } finally {
     await server?.stop();
     await db.drop();
-    if (bus) await deleteNatsStream(bus.stream, natsUrl);
+    if (bus) await deleteNatsStream(bus.stream, natsUrl ?? testNatsUrl);
     rmSync(workDir, { recursive: true, force: true });
   }
 }
@@ -379,7 +390,7 @@ function printDetails(run: RunResult) {
   if (run.productDetail) {
     const { primaryMicros, workersMicros, batches } = run.productDetail;
     process.stdout.write(
-      `    server CPU during the load: HTTP workers${natsUrl ? ' and nats-server' : ''} ${micros(perConsent(workersMicros, run))} µs/consent, the primary (relay, projectors, sealer) ${micros(perConsent(primaryMicros, run))}` +
+      `    server CPU during the load: HTTP workers${natsUrl ? ' and nats-server' : ''} ${micros(perConsent(workersMicros, run))} µs/consent, the primary${run.kind === 'product' ? ' (relay, projectors, sealer)' : ''} ${micros(perConsent(primaryMicros, run))}` +
         (batches && batches.count > 0
           ? `; group commit: ${formatNumber(batches.count)} batches of ${(batches.events / batches.count).toFixed(1)} events on average, ${((batches.commitSeconds / batches.count) * 1000).toFixed(1)} ms each`
           : '') +
@@ -411,6 +422,7 @@ process.stdout.write(
   `\nbench:e2e — the whole product (consentry start: ingest and api in HTTP_WORKERS=${process.env.HTTP_WORKERS || 'auto'} worker processes (auto: one per core but the primary's, ${httpWorkerCount({ HTTP_WORKERS: 'auto' }, roles)} here), ` +
     `relay, ${readerNames.length - 2} projectors and the sealer in the primary; ${bus}) ` +
     `vs the naive one-INSERT Fastify server, each its own process and fresh database on ${new URL(testServerUrl).host}.\n` +
+    (args.capture ? 'And capture only: consentry start --role ingest, the same HTTP workers writing the log with nothing downstream of it (no relay, projectors or sealer).\n' : '') +
     `Each run: ${warmupMs / 1000} s warm-up, then ${durationMs / 1000} s of load from this process (http-load.ts), a new visitor and event id per request.\n` +
     `CPU per consent = server process tree (/proc, all threads and children${natsUrl ? ', plus nats-server' : ''}) + PostgreSQL ` +
     `(this database's backends + the cluster's shared processes); the product's until every projection and the sealer caught up.\n`,
@@ -418,7 +430,7 @@ process.stdout.write(
 
 const runs: RunResult[] = [];
 for (const connections of connectionCounts) {
-  for (const kind of ['naive', 'product'] as const) {
+  for (const kind of systemKinds) {
     process.stdout.write(`  … ${systemLabels[kind]}, ${connections} connections\n`);
     runs.push(await measure(kind, connections));
   }
@@ -437,6 +449,12 @@ for (const connections of connectionCounts) {
   const cpu = perConsent(totalMicros(product.total), product) / perConsent(totalMicros(naive.total), naive);
   ratios.set(connections, { throughput, cpu });
   process.stdout.write(tableRow('product / naive', `${throughput.toFixed(2)}×`, '', '', '', '', '', '', `${cpu.toFixed(2)}×`));
+  const capture = runs.find((run) => run.kind === 'capture' && run.connections === connections);
+  if (capture) {
+    printRun(capture);
+    const captureCpu = perConsent(totalMicros(capture.total), capture) / perConsent(totalMicros(naive.total), naive);
+    process.stdout.write(tableRow('capture / naive', `${(capture.load.perSecond / naive.load.perSecond).toFixed(2)}×`, '', '', '', '', '', '', `${captureCpu.toFixed(2)}×`));
+  }
 }
 process.stdout.write('\n');
 for (const run of runs) printDetails(run);
