@@ -31,7 +31,8 @@ Commands:
   dead-letters [list|retry] [--projection NAME] [--all] [--json]
                               events a projection set aside; retry applies them again once fixed
                               (retry exits 1 when some still fail)
-  seal                        seal everything committed so far (start also seals every few seconds)
+  seal [--new-key]            seal everything committed so far (start also seals every few seconds);
+                              --new-key: the seal key is lost, make a new one and sign on with it
   verify [--public-key FILE] [--json]
                               recompute every seal from the log; name the first mismatch
   purge [--dry-run] [--website ID]

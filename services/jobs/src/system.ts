@@ -62,6 +62,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Registry } from 'prom-client';
 import { enrichmentProviderFromConfig, startEnrichmentWorker } from './enrichment';
 import { newFindingsEmail } from './scanner/scan-notification';
+import { sealSignerFor } from './seal-key';
 import { installationScanOptions, startScanRunner } from './scanner/scan-runner';
 import { startWebhookDeliveryWorker } from './webhooks';
 
@@ -206,8 +207,14 @@ export async function startSystem(config: Config, options: SystemOptions = {}): 
     if (options.statusMetrics ?? true) createStatusMetrics(metricsRegistry, pool);
     const notifier = await openNotifier(config, { connectionString: database.connectionString, withinProcess: everything });
     cleanup.push(() => notifier.close());
-    // The seal key signs in the jobs role; ingest and api only read it (receipts), never make one.
-    const signer = running.has('jobs') || running.has('api') ? await loadOrCreateSealSigner(config.sealKeyFile, { create: running.has('jobs') || everything }) : undefined;
+    // The seal key signs in the jobs role, which makes it for a ledger not sealed yet (never for a
+    // sealed one: sealSignerFor); ingest and api only read it (receipts), never make one.
+    const signer =
+      running.has('jobs') || everything
+        ? await sealSignerFor(config, pool)
+        : running.has('api')
+          ? await loadOrCreateSealSigner(config.sealKeyFile, { create: false })
+          : undefined;
 
     const bus = running.has('relay') || running.has('projectors') ? await openBus(config, logger) : undefined;
     if (bus) cleanup.push(() => bus.close());

@@ -7,12 +7,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGroupCommitAppender, loadConfig, type Config } from '@consentry/infra';
-import { consentAppendRequest, createTestDatabase, type TestDatabase } from '@consentry/infra/testing';
+import { consentAppendRequest, createTestDatabase, freePort, type TestDatabase } from '@consentry/infra/testing';
 import { addWebsiteAs, buildTestApi, registerOwner } from '@consentry/api/testing';
 import type { JobIo } from './job';
 import { runReceipt, runSeal, runVerify } from './ledger';
 import { runPurge } from './purge';
 import { runSubject } from './subject';
+import { startSystem } from '../system';
 
 let db: TestDatabase;
 let config: Config;
@@ -80,6 +81,37 @@ describe('without the seal key (another machine, or a lost key)', () => {
       await expect(run()).rejects.toThrow(`SEAL_KEY_FILE ${elsewhere.sealKeyFile} does not exist: copy the seal key from the machine that runs the jobs role`);
     }
     expect(existsSync(elsewhere.sealKeyFile)).toBe(false);
+  });
+
+  it('consentry start refuses to seal on too, naming the key the seals were signed with', async () => {
+    const { rows } = await db.pool.query<{ key_id: string }>(
+      `SELECT data->>'keyId' AS key_id FROM events WHERE type = 'LedgerSealed' ORDER BY stream_version DESC LIMIT 1`,
+    );
+    const elsewhere = loadConfig({ DATABASE_URL: db.connectionString, LOG_LEVEL: 'silent', PORT: String(await freePort()), SEAL_KEY_FILE: path.join(await mkdtemp(path.join(tmpdir(), 'consentry-nokey-')), 'seal-key.pem') });
+    for (const roles of [['jobs'], undefined] as const) {
+      await expect(startSystem(elsewhere, { roles, bootstrap: false, metricsServer: false })).rejects.toThrow(
+        `The ledger's seals are signed with key ${rows[0]!.key_id}; if that key is lost, \`consentry seal --new-key\` makes a new one`,
+      );
+    }
+    expect(existsSync(elsewhere.sealKeyFile)).toBe(false);
+  });
+
+  it('seal --new-key makes a new key where the old one is lost, and seals on with it', async () => {
+    const lost = loadConfig({ DATABASE_URL: db.connectionString, LOG_LEVEL: 'silent', SEAL_KEY_FILE: path.join(await mkdtemp(path.join(tmpdir(), 'consentry-lost-')), 'seal-key.pem') });
+    const before = capture();
+    expect(await runSeal(config, [], before)).toBe(0);
+    const oldKey = /key ([A-Za-z0-9_-]{43})/.exec(before.stdout())![1];
+    const appender = createGroupCommitAppender(db.pool);
+    await appender.append(consentAppendRequest({ websiteId }));
+    await appender.close();
+
+    const sealed = capture();
+    expect(await runSeal(lost, ['--new-key'], sealed)).toBe(0);
+    expect(sealed.stdout()).toMatch(/^Sealed [1-9]\d* events in 1 seals/);
+    expect(existsSync(lost.sealKeyFile)).toBe(true);
+    expect(/key ([A-Za-z0-9_-]{43})/.exec(sealed.stdout())![1]).not.toBe(oldKey);
+    // From now on the new key is the one in use: a plain seal with it needs no flag.
+    expect(await runSeal(lost, [], capture())).toBe(0);
   });
 
   it('verify passes an unsealed ledger without making a key; the first seal makes one', async () => {

@@ -4,12 +4,15 @@ import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { buildConsentReceipt } from '@consentry/api';
 import { readLatestSeal, sealAll, verifyLedger, type Config } from '@consentry/infra';
-import { formatCount, ownSealPublicKey, processIo, progressBar, sealSignerFor, withJobDatabase, type JobIo } from './job';
+import { formatCount, processIo, progressBar, withJobDatabase, type JobIo } from './job';
+import { ownSealPublicKey, sealSignerFor } from '../seal-key';
 
-export async function runSeal(config: Config, _args: readonly string[], io: JobIo = processIo): Promise<number> {
+export async function runSeal(config: Config, args: readonly string[], io: JobIo = processIo): Promise<number> {
+  // --new-key: the seal key is lost; make a new one (where SEAL_KEY_FILE has none) and sign on with it.
+  const { values } = parseArgs({ args: [...args], options: { 'new-key': { type: 'boolean' } }, strict: true });
   const bar = progressBar(io, 'seal', 'events');
   const { summary, signer } = await withJobDatabase(config, async (pool) => {
-    const signer = await sealSignerFor(config, pool);
+    const signer = await sealSignerFor(config, pool, { newKey: values['new-key'] });
     const latest = (await readLatestSeal(pool))?.data.last;
     const { rows } = await pool.query<{ count: number }>({
       text: 'SELECT count(*)::int8 AS count FROM events WHERE (transaction_id, position) > ($1::xid8, $2::int8)',

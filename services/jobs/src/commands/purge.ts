@@ -4,7 +4,8 @@ import { parseArgs } from 'node:util';
 import type { Config } from '@consentry/infra';
 import { getWebsite, listWebsites, type Website } from '@consentry/projections';
 import { purgeWebsite, type WebsitePurgeSummary } from '../compliance/purge';
-import { formatCount, processIo, progressBar, sealSignerFor, withJobDatabase, type JobIo } from './job';
+import { formatCount, processIo, progressBar, withJobDatabase, type JobIo } from './job';
+import { sealSignerFor } from '../seal-key';
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -6,7 +6,8 @@ import { parseArgs } from 'node:util';
 import type { Config } from '@consentry/infra';
 import { getWebsite } from '@consentry/projections';
 import { eraseSubject, exportSubject, type SubjectSelector } from '../compliance/subject';
-import { formatCount, processIo, sealSignerFor, withJobDatabase, type JobIo } from './job';
+import { formatCount, processIo, withJobDatabase, type JobIo } from './job';
+import { sealSignerFor } from '../seal-key';
 
 const usage = 'Usage: consentry subject export|erase --website ID (--visitor ID | --ip ADDRESS) [--out FILE]\n';
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
