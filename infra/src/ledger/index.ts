@@ -6,6 +6,7 @@ export { keyIdOf, loadOrCreateSealSigner, signerFromPrivateKey, verifySealSignat
 export {
   eventDigest,
   packPositions,
+  readCommittedSealedEvents,
   readSealedEvents,
   sealedEventColumns,
   toSealedEvent,
@@ -15,6 +16,7 @@ export {
   type SealedEvent,
   type SealedEventRow,
 } from './sealed-events';
-export { readHorizonText, readLatestSeal, sealAll, sealHashOf, sealNext, startSealer, type RunningSealer, type SealHeader, type SealOptions } from './seals';
+export { readHorizonText, readLatestSeal, sealAll, sealHashOf, sealNext, startSealer, type RunningSealer, type SealAllOptions, type SealHeader, type SealOptions } from './seals';
+export { createRecentDigests, sealedDigestOf, type RecentDigests, type SealedDigest } from './recent-digests';
 export { verifyLedger, type VerifyFinding, type VerifyFindingKind, type VerifyReport } from './verify';
 export { proveEvent, readSealedEventById, type InclusionProof, type ProvenEvent } from './proof';

@@ -4,11 +4,14 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createGroupCommitAppender } from '../event-store/group-commit';
-import { consentAppendRequest, createTestDatabase, waitFor, type TestDatabase } from '../testing';
+import { readCommittedEvents } from '../event-store/read';
+import { startOfLog } from '../event-store/types';
+import { consentAppendRequest, createTestDatabase, waitFor, waitForLogVisible, type TestDatabase } from '../testing';
 import { merkleRoot, verifyInclusion } from './merkle';
 import { proveEvent } from './proof';
-import { eventDigest, readSealedEvents } from './sealed-events';
-import { readLatestSeal, sealAll, sealNext, startSealer } from './seals';
+import { createRecentDigests } from './recent-digests';
+import { eventDigest, readCommittedSealedEvents, readSealedEvents } from './sealed-events';
+import { readHorizonText, readLatestSeal, sealAll, sealNext, startSealer } from './seals';
 import { signerFromPrivateKey } from './signing-key';
 import { verifyLedger } from './verify';
 
@@ -193,5 +196,45 @@ describe('the global order of sealed events', () => {
     } finally {
       await local.drop();
     }
+  });
+});
+
+describe('sealing from the digests the relay took', () => {
+  let recentDb: TestDatabase;
+  beforeAll(async () => {
+    recentDb = await createTestDatabase('ledger_recent');
+  });
+  afterAll(async () => {
+    await recentDb?.drop();
+  });
+
+  async function append(count: number): Promise<void> {
+    const appender = createGroupCommitAppender(recentDb.pool, { maxBatchSize: 50 });
+    await Promise.all(Array.from({ length: count }, () => appender.append(consentAppendRequest({ websiteId }))));
+    await appender.close();
+    await waitForLogVisible(recentDb.pool);
+  }
+
+  it('reads each event once in both forms, seals the run it holds, then what follows it from the log', async () => {
+    await append(30);
+    expect(await sealAll(recentDb.pool, signer)).toEqual({ seals: 1, events: 30 });
+    await append(20);
+
+    // What the relay reads: the StoredEvents every other reader gets, and the sealed form.
+    const { stored, sealed } = await readCommittedSealedEvents(recentDb.pool, startOfLog, 1000);
+    expect(stored).toEqual(await readCommittedEvents(recentDb.pool, startOfLog, { limit: 1000 }));
+    expect(sealed).toEqual(await readSealedEvents(recentDb.pool, null, { horizon: await readHorizonText(recentDb.pool) }, 1000));
+    expect(sealed).toHaveLength(51); // 30 consents, the seal, 20 consents
+    const recent = createRecentDigests();
+    recent.add(startOfLog, sealed);
+    await append(5); // committed after the relay's read
+
+    const counts: number[] = [];
+    const summary = await sealAll(recentDb.pool, signer, { recent, onSeal: (seal) => counts.push(seal.eventCount) });
+    // The run after the first seal (its own event and 20 consents), then the 5 the run never held.
+    expect(counts).toEqual([21, 5]);
+    expect(summary).toEqual({ seals: 2, events: 26 });
+    expect(recent.size()).toBe(0);
+    expect(await verifyLedger(recentDb.pool, { publicKey: signer.publicKey })).toMatchObject({ ok: true, seals: 3, eventsChecked: 56, findings: [] });
   });
 });

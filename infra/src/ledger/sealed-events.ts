@@ -2,7 +2,9 @@
 // exactly from the database at any later time (the transaction id as decimal text, the record time
 // with its microseconds). Its digest is SHA-256 over its canonical JSON.
 import type { Queryable } from '../db/pool';
-import type { EventRow } from '../event-store/rows';
+import { readHorizon } from '../event-store/read';
+import { toStoredEvent, type EventRow } from '../event-store/rows';
+import type { Checkpoint, StoredEvent } from '../event-store/types';
 import { canonicalJson, sha256Hex } from './canonical';
 
 export interface SealedEvent {
@@ -71,6 +73,39 @@ export async function readSealedEvents(
         : [after?.transactionId ?? '0', after?.position ?? 0, upTo.transactionId, upTo.position, limit],
   });
   return rows.map(toSealedEvent);
+}
+
+/**
+ * readCommittedEvents for the relay when the sealer shares its process: the same events, read once
+ * in their sealed form (the bytes as stored, the transaction id as text, the time to the
+ * microsecond), as the StoredEvents the bus carries and as the SealedEvents the sealer's digests are
+ * taken over (recent-digests.ts).
+ */
+export async function readCommittedSealedEvents(
+  db: Queryable,
+  after: Checkpoint,
+  limit: number,
+): Promise<{ readonly stored: StoredEvent[]; readonly sealed: SealedEvent[] }> {
+  const horizon = await readHorizon(db);
+  const { rows } = await db.query<SealedEventRow>({
+    name: 'read-committed-sealed-events',
+    text: `SELECT ${sealedEventColumns}
+             FROM events
+            WHERE (transaction_id, position) > ($1::text::xid8, $2::bigint)
+              AND events.transaction_id < $4::text::xid8
+            ORDER BY events.transaction_id, events.position
+            LIMIT $3`,
+    values: [after.transactionId, after.position, limit, horizon],
+  });
+  const stored = rows.map((row) =>
+    toStoredEvent({
+      ...row,
+      transaction_id: Number(row.transaction_id),
+      // eventColumns' form: milliseconds, cut (not rounded) as PostgreSQL's to_char cuts them.
+      recorded_at: `${row.recorded_at.slice(0, 23)}Z`,
+    }),
+  );
+  return { stored, sealed: rows.map(toSealedEvent) };
 }
 
 export function packPositions(positions: readonly number[]): Buffer {

@@ -9,7 +9,8 @@ import { appendInTransaction } from '../event-store/append';
 import { ConcurrencyError } from '../event-store/errors';
 import { canonicalJson, sha256Hex } from './canonical';
 import { merkleRoot } from './merkle';
-import { eventDigest, packPositions, readSealedEvents, type SealedEvent } from './sealed-events';
+import { sealedDigestOf, type RecentDigests, type SealedDigest } from './recent-digests';
+import { packPositions, readSealedEvents, type LogKey } from './sealed-events';
 import type { SealSigner } from './signing-key';
 
 export type SealHeader = Omit<LedgerSealedData, 'sealHash' | 'signature'>;
@@ -55,7 +56,7 @@ export async function sealNext(pool: Db, signer: SealSigner, options: SealOption
   const latest = await readLatestSeal(pool);
   const horizon = await readHorizonText(pool);
   const events = await readSealedEvents(pool, latest?.data.last ?? null, { horizon }, options.maxEvents ?? 10_000);
-  return sealEvents(pool, signer, latest?.data ?? null, events, options);
+  return sealEvents(pool, signer, latest?.data ?? null, events.map(sealedDigestOf), options);
 }
 
 /** Seals `events` (the stretch right after `latest`) as the next link of the chain. */
@@ -63,11 +64,11 @@ async function sealEvents(
   pool: Db,
   signer: SealSigner,
   latest: LedgerSealedData | null,
-  events: readonly SealedEvent[],
+  events: readonly SealedDigest[],
   options: SealOptions,
 ): Promise<LedgerSealedData | null> {
   if (events.every((event) => event.type === 'LedgerSealed')) return null;
-  const digests = events.map((event) => Buffer.from(eventDigest(event), 'hex'));
+  const digests = events.map((event) => event.digest);
   const lastEvent = events[events.length - 1]!;
   const header: SealHeader = {
     sequence: (latest?.sequence ?? 0) + 1,
@@ -106,32 +107,40 @@ export interface SealAllSummary {
   readonly events: number;
 }
 
+export interface SealAllOptions extends SealOptions {
+  readonly onSeal?: (seal: LedgerSealedData) => void;
+  /** Digests the relay of this process already took (recent-digests.ts), sealed without reading the log again. */
+  readonly recent?: RecentDigests;
+}
+
 /** Seals everything committed so far (e.g. before a purge or a receipt from the CLI). */
-export async function sealAll(
-  pool: Db,
-  signer: SealSigner,
-  options: SealOptions & { readonly onSeal?: (seal: LedgerSealedData) => void } = {},
-): Promise<SealAllSummary> {
+export async function sealAll(pool: Db, signer: SealSigner, options: SealAllOptions = {}): Promise<SealAllSummary> {
   const maxEvents = options.maxEvents ?? 10_000;
   let seals = 0;
   let events = 0;
   let latest = (await readLatestSeal(pool))?.data ?? null;
   // One horizon for the round: what commits later is sealed on the next round.
   const horizon = await readHorizonText(pool);
-  let next = readSealedEvents(pool, latest?.last ?? null, { horizon }, maxEvents);
+  const fromLog = (after: LogKey | null) => readSealedEvents(pool, after, { horizon }, maxEvents).then((read) => read.map(sealedDigestOf));
+  // A read of the log begun while the stretch before it is hashed and written.
+  let next: Promise<SealedDigest[]> | null = null;
   for (;;) {
-    const stretch = await next;
+    const recent = next ? null : (options.recent?.takeAfter(latest?.last ?? null, maxEvents) ?? null);
+    const stretch = recent ?? (await (next ?? fromLog(latest?.last ?? null)));
+    next = null;
     const last = stretch[stretch.length - 1];
-    // Reading the following stretch overlaps hashing and writing this one.
-    next = last && stretch.length === maxEvents ? readSealedEvents(pool, last, { horizon }, maxEvents) : Promise.resolve([]);
+    if (!recent && last && stretch.length === maxEvents) next = fromLog(last);
     const seal = await sealEvents(pool, signer, latest, stretch, options);
     if (!seal) break;
     seals++;
     events += seal.eventCount;
     latest = seal;
+    options.recent?.release(seal.last);
     options.onSeal?.(seal);
+    // A short read of the log reached the horizon; after the relay's digests the log may hold more.
+    if (!recent && !next) break;
   }
-  await next.catch(() => undefined);
+  await next?.catch(() => undefined);
   return { seals, events };
 }
 
@@ -143,7 +152,7 @@ export interface RunningSealer {
 export function startSealer(
   pool: Db,
   signer: SealSigner,
-  options: SealOptions & { readonly intervalMs: number; readonly onError: (error: unknown) => void },
+  options: SealAllOptions & { readonly intervalMs: number; readonly onError: (error: unknown) => void },
 ): RunningSealer {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;

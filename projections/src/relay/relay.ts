@@ -3,7 +3,19 @@
 // and advances the checkpoint only after the bus acknowledged the whole batch. A crash between
 // publish and checkpoint republishes the batch, which the bus deduplicates by event id (and
 // projectors skip by checkpoint), so nothing is lost and nothing counts twice.
-import { hasEventsAfter, readCheckpoint, readCommittedEvents, writeCheckpoint, type Bus, type Checkpoint, type Logger } from '@consentry/infra';
+import {
+  hasEventsAfter,
+  readCheckpoint,
+  readCommittedEvents,
+  readCommittedSealedEvents,
+  writeCheckpoint,
+  type Bus,
+  type Checkpoint,
+  type Logger,
+  type RecentDigests,
+  type SealedEvent,
+  type StoredEvent,
+} from '@consentry/infra';
 import { toBusMessage } from '../runtime/bus-encoding';
 import { acquireLeadership, sleep } from '../runtime/leadership';
 
@@ -26,6 +38,11 @@ export interface RelayOptions {
    * of the database's work per consent (bench:e2e, pg_stat_statements).
    */
   readonly paceMs?: number;
+  /**
+   * The sealer of this process, when it has one: each published batch is read in its sealed form and
+   * its digests are left here, so the sealer need not read the same events back (recent-digests.ts).
+   */
+  readonly recentDigests?: RecentDigests;
   /** Called after each published batch (metrics, tests). */
   readonly onPublished?: (count: number, checkpoint: Checkpoint) => void;
 }
@@ -68,7 +85,11 @@ export function startRelay(options: RelayOptions): Relay {
             await sleep(idleMs, stopping.signal);
             continue;
           }
-          const events = await readCommittedEvents(leadership.client, checkpoint, { limit: batchSize });
+          const readAfter = checkpoint;
+          let events: StoredEvent[];
+          let sealed: SealedEvent[] | null = null;
+          if (options.recentDigests) ({ stored: events, sealed } = await readCommittedSealedEvents(leadership.client, checkpoint, batchSize));
+          else events = await readCommittedEvents(leadership.client, checkpoint, { limit: batchSize });
           quiet = events.length === 0;
           if (quiet) {
             await sleep(idleMs, stopping.signal);
@@ -87,6 +108,7 @@ export function startRelay(options: RelayOptions): Relay {
           const last = events[events.length - 1]!;
           checkpoint = { transactionId: last.transactionId, position: last.position };
           await writeCheckpoint(leadership.client, name, checkpoint);
+          if (sealed) options.recentDigests?.add(readAfter, sealed);
           options.onPublished?.(events.length, checkpoint);
           if (events.length < batchSize) await sleep(paceMs, stopping.signal);
         }

@@ -3,8 +3,8 @@
 // NATS unreachable, a second relay), each ending with the projection's totals exactly equal to the
 // log's count; and replay reproducing the live read model.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger, createMemoryBus, createNatsBus, type Bus } from '@consentry/infra';
-import { createTestDatabase, deleteNatsStream, natsUrl, startTcpProxy, uniqueBusConfig, waitFor, type TestDatabase } from '@consentry/infra/testing';
+import { createLogger, createMemoryBus, createNatsBus, createRecentDigests, eventDigest, readHorizonText, readSealedEvents, type Bus } from '@consentry/infra';
+import { createTestDatabase, deleteNatsStream, natsUrl, startTcpProxy, uniqueBusConfig, waitFor, waitForLogVisible, type TestDatabase } from '@consentry/infra/testing';
 import { consentStatsProjection } from '../consent-stats/projection';
 import { checkpointNameOf } from '../projection';
 import { startRelay } from '../relay/relay';
@@ -88,6 +88,24 @@ describe.each([
     startLive(bus, subjectPrefix);
     await appendConsents(db.pool, 1500, 600); // while it runs: delivered by the bus
     await expectProjectionToMatchLog();
+  });
+});
+
+describe('the relay and the sealer of one process', () => {
+  it('leaves the digests of every event it published, in log order, for the sealer', async () => {
+    const busConfig = uniqueBusConfig('digests');
+    const bus = createMemoryBus(busConfig);
+    cleanups.push(() => bus.close());
+    await appendConsents(db.pool, 700);
+    const recentDigests = createRecentDigests();
+    const relay = startRelay({ connectionString: db.connectionString, bus, subjectPrefix: busConfig.subjectPrefix, logger, name: 'relay-digests', batchSize: 250, recentDigests });
+    cleanups.push(() => relay.stop());
+    await appendConsents(db.pool, 300, 700);
+    await waitForLogVisible(db.pool);
+    const log = await readSealedEvents(db.pool, null, { horizon: await readHorizonText(db.pool) }, 100_000);
+    await waitFor(() => recentDigests.size() === log.length, { message: `the relay's digests to cover the ${log.length} events of the log (${recentDigests.size()})` });
+    const digests = recentDigests.takeAfter({ transactionId: '0', position: 0 }, 100_000)!;
+    expect(digests.map((digest) => [digest.position, digest.digest.toString('hex')])).toEqual(log.map((event) => [event.position, eventDigest(event)]));
   });
 });
 

@@ -21,6 +21,8 @@ import {
   migrateDatabase,
   startEmbeddedPostgres,
   startSealer,
+  createRecentDigests,
+  type RecentDigests,
   type Bus,
   type Config,
   type Db,
@@ -228,6 +230,9 @@ export async function startSystem(config: Config, options: SystemOptions = {}): 
     });
     cleanup.push(() => heartbeat.stop());
 
+    // With the relay and the sealer in this process, the sealer takes the digests of what the relay
+    // read rather than reading the log again.
+    const recentDigests = running.has('relay') && running.has('jobs') ? createRecentDigests() : undefined;
     if (running.has('relay') && bus) {
       const relay: Relay = startRelay({
         connectionString: database.connectionString,
@@ -235,6 +240,7 @@ export async function startSystem(config: Config, options: SystemOptions = {}): 
         subjectPrefix: config.NATS_SUBJECT_PREFIX,
         partitions: config.PROJECTOR_PARTITIONS,
         logger,
+        recentDigests,
       });
       leaders.push({ name: 'relay', isLeader: relay.isLeader });
       cleanup.push(() => relay.stop());
@@ -271,7 +277,7 @@ export async function startSystem(config: Config, options: SystemOptions = {}): 
     const mailer = config.SMTP_URL ? createSmtpMailer({ url: config.SMTP_URL, from: config.mailFrom }) : undefined;
     if (mailer) cleanup.push(async () => mailer.close());
 
-    if (running.has('jobs') && signer) startJobs(signer, mailer);
+    if (running.has('jobs') && signer) startJobs(signer, mailer, recentDigests);
 
     const http = running.has('ingest') || running.has('api') ? await startHttp(signer, mailer, metricsRegistry, ledgerMetrics, notifier) : undefined;
 
@@ -308,10 +314,11 @@ export async function startSystem(config: Config, options: SystemOptions = {}): 
     };
   }
 
-  function startJobs(signer: SealSigner, mailer: Mailer | undefined): void {
+  function startJobs(signer: SealSigner, mailer: Mailer | undefined, recentDigests: RecentDigests | undefined): void {
     // Tamper evidence: closes the committed log into signed seals every few seconds (docs/compliance.md).
     // Sealers in several processes are safe: a seal's version is its sequence, so only one extends the chain.
     const sealer = startSealer(pool, signer, {
+      recent: recentDigests,
       intervalMs: config.SEAL_INTERVAL_SECONDS * 1000,
       onError: (error) => logger.error({ err: error, component: 'sealer' }, 'Sealing failed; retrying on the next round'),
     });

@@ -5,7 +5,7 @@
 // the NATS node leading the stream, an ingest, a projector (the one holding the relay) and the api
 // process the dashboard's live-update stream is connected to, restarting each. Afterwards: every
 // acknowledged consent is in the log once, every read model equals a replay of the log, nothing
-// is counted twice, and the live-update stream kept receiving "projection advanced" notices
+// is counted twice, the seals verify against the log, and the live-update stream kept receiving "projection advanced" notices
 // through every phase (reconnecting, as a browser's EventSource does, when its process died).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
@@ -14,6 +14,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSystemStatus, sessionCookieName } from '@consentry/api';
+import { loadOrCreateSealSigner, verifyLedger } from '@consentry/infra';
 import { asyncProjections, partitionsOf, replayProjection } from '@consentry/projections';
 import { createTestDatabase, freePort, startNatsCluster, uniqueBusConfig, waitFor, type NatsCluster, type TestDatabase } from '@consentry/infra/testing';
 import { addTestWebsite, consentBodyFor, type TestWebsite } from '@consentry/ingest/testing';
@@ -406,5 +407,13 @@ describe('the product as 2 ingest, 2 api and 2 projector processes on a 3-node N
       expect(await readModelSnapshot(projection.tables), `${projection.name} equals a replay`).toEqual(live);
     }
     expect(phases.map((phase) => phase.name)).toHaveLength(5);
+
+    // The seals written through all of it (by the sealer beside the relay, from the digests the relay
+    // took, and by its successor after the kill) verify against the log.
+    const { publicKey } = await loadOrCreateSealSigner(path.join(workDir, 'seal-key.pem'), { create: false });
+    const ledger = await verifyLedger(db.pool, { publicKey });
+    expect(ledger.findings).toEqual([]);
+    expect(ledger.ok).toBe(true);
+    expect(ledger.eventsChecked).toBeGreaterThan(500);
   }, 900_000);
 });
