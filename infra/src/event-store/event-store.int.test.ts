@@ -333,3 +333,25 @@ describe('when one event in a group-commit batch holds data the database refuses
     expect(rows[0]!.n).toBe(57);
   });
 });
+
+describe('how the group-commit appender batches', () => {
+  it('writes the appends of one turn of the event loop together, and what queues while a batch commits in the next one', async () => {
+    const websiteId = randomUUID();
+    const sizes: number[] = [];
+    const appender = createGroupCommitAppender(db.pool, { onBatchCommitted: (size) => sizes.push(size) });
+    // Five requests read in one turn (as from one read of several sockets): one batch.
+    await Promise.all(Array.from({ length: 5 }, () => appender.append(consentAppendRequest({ websiteId }))));
+    expect(sizes).toEqual([5]);
+
+    // Once the appender is idle, one alone goes at the end of its turn; four that arrive in the
+    // next turn, while it commits, wait for it and go together.
+    await new Promise((resolve) => setImmediate(resolve));
+    const alone = appender.append(consentAppendRequest({ websiteId }));
+    const later = await new Promise<Array<Promise<unknown>>>((resolve) =>
+      setImmediate(() => resolve(Array.from({ length: 4 }, () => appender.append(consentAppendRequest({ websiteId }))))),
+    );
+    await Promise.all([alone, ...later]);
+    await appender.close();
+    expect(sizes).toEqual([5, 1, 4]);
+  });
+});

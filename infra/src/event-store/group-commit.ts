@@ -1,7 +1,8 @@
 // The group-commit appender for the high-volume consent path (DESIGN.md, "The event log" item 6).
-// Appends are queued for a few milliseconds and written with one multi-row INSERT (one JSON
-// document expanded by jsonb_to_recordset), which is one transaction; each caller's promise settles only after its batch committed,
-// so an answered consent is a durable consent. Consent streams carry no version: idempotency by
+// Appends are queued while a batch commits (or, when none is in flight, to the end of the event
+// loop's turn) and written with one multi-row INSERT (one JSON document expanded by
+// jsonb_to_recordset), which is one transaction; each caller's promise settles only after its batch
+// committed, so an answered consent is a durable consent. Consent streams carry no version: idempotency by
 // event id is the only check, and a retried event is reported as a duplicate, not stored twice.
 import { isTransientDatabaseError } from '../db/errors';
 import type { Db } from '../db/pool';
@@ -12,7 +13,11 @@ import type { NewEvent } from './types';
 export interface GroupCommitOptions {
   /** Most events in one INSERT. */
   readonly maxBatchSize?: number;
-  /** How long the first queued event waits for company before its batch is written. */
+  /**
+   * How long the first event queued while no batch is in flight waits for company before its batch
+   * is written. 0 (the default): until the end of the event loop's current turn, so the appends of
+   * requests read together go together; under load batches form anyway, while the one before commits.
+   */
   readonly maxWaitMs?: number;
   /**
    * Batches written at the same time (each on its own connection); 1 by default. Under load the
@@ -56,14 +61,14 @@ interface Pending {
 
 export function createGroupCommitAppender(pool: Db, options: GroupCommitOptions = {}): GroupCommitAppender {
   const maxBatchSize = options.maxBatchSize ?? 1000;
-  const maxWaitMs = options.maxWaitMs ?? 2;
+  const maxWaitMs = options.maxWaitMs ?? 0;
   const maxConcurrentBatches = options.maxConcurrentBatches ?? 1;
   const maxQueuedEvents = options.maxQueuedEvents ?? 100_000;
 
   let queue: Pending[] = [];
   let batchesInFlight = 0;
   let eventsInFlight = 0;
-  let lingerTimer: NodeJS.Timeout | undefined;
+  let lingerTimer: NodeJS.Timeout | NodeJS.Immediate | undefined;
   let closed = false;
   const idleWaiters: Array<() => void> = [];
 
@@ -92,16 +97,18 @@ export function createGroupCommitAppender(pool: Db, options: GroupCommitOptions 
     if (queue.length >= maxBatchSize) {
       writeNextBatch();
     } else if (lingerTimer === undefined) {
-      lingerTimer = setTimeout(() => {
+      const writeLingering = () => {
         lingerTimer = undefined;
         if (batchesInFlight < maxConcurrentBatches && queue.length > 0) writeNextBatch();
-      }, maxWaitMs);
+      };
+      lingerTimer = maxWaitMs > 0 ? setTimeout(writeLingering, maxWaitMs) : setImmediate(writeLingering);
     }
   }
 
   function writeNextBatch(): void {
     if (lingerTimer !== undefined) {
-      clearTimeout(lingerTimer);
+      if (maxWaitMs > 0) clearTimeout(lingerTimer as NodeJS.Timeout);
+      else clearImmediate(lingerTimer as NodeJS.Immediate);
       lingerTimer = undefined;
     }
     // Split the outstanding events evenly over the batch slots: otherwise a full batch and a tiny
