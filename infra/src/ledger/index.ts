@@ -16,7 +16,20 @@ export {
   type SealedEvent,
   type SealedEventRow,
 } from './sealed-events';
-export { readHorizonText, readLatestSeal, sealAll, sealHashOf, sealNext, startSealer, type RunningSealer, type SealAllOptions, type SealHeader, type SealOptions } from './seals';
+export {
+  assertSealKeyMatches,
+  readHorizonText,
+  readLatestSeal,
+  sealAll,
+  sealHashOf,
+  sealNext,
+  SealKeyMismatchError,
+  startSealer,
+  type RunningSealer,
+  type SealAllOptions,
+  type SealHeader,
+  type SealOptions,
+} from './seals';
 export { createRecentDigests, sealedDigestOf, type RecentDigests, type SealedDigest } from './recent-digests';
 export { verifyLedger, type VerifyFinding, type VerifyFindingKind, type VerifyReport } from './verify';
 export { proveEvent, readSealedEventById, type InclusionProof, type ProvenEvent } from './proof';

@@ -11,7 +11,7 @@ import { merkleRoot, verifyInclusion } from './merkle';
 import { proveEvent } from './proof';
 import { createRecentDigests } from './recent-digests';
 import { eventDigest, readCommittedSealedEvents, readSealedEvents } from './sealed-events';
-import { readHorizonText, readLatestSeal, sealAll, sealNext, startSealer } from './seals';
+import { readHorizonText, readLatestSeal, sealAll, SealKeyMismatchError, sealNext, startSealer } from './seals';
 import { signerFromPrivateKey } from './signing-key';
 import { verifyLedger } from './verify';
 
@@ -236,5 +236,37 @@ describe('sealing from the digests the relay took', () => {
     expect(summary).toEqual({ seals: 2, events: 26 });
     expect(recent.size()).toBe(0);
     expect(await verifyLedger(recentDb.pool, { publicKey: signer.publicKey })).toMatchObject({ ok: true, seals: 3, eventsChecked: 56, findings: [] });
+  });
+});
+
+describe('a seal key that is not the ledger’s', () => {
+  it('seals nothing (the running sealer says why each round), unless it replaces a lost key', async () => {
+    const otherDb = await createTestDatabase('ledger_other_key');
+    try {
+      const append = async (count: number) => {
+        const appender = createGroupCommitAppender(otherDb.pool);
+        await Promise.all(Array.from({ length: count }, () => appender.append(consentAppendRequest({ websiteId }))));
+        await appender.close();
+        await waitForLogVisible(otherDb.pool);
+      };
+      await append(3);
+      expect(await sealAll(otherDb.pool, signer)).toEqual({ seals: 1, events: 3 });
+      await append(2);
+
+      const other = signerFromPrivateKey(generateKeyPairSync('ed25519').privateKey);
+      await expect(sealAll(otherDb.pool, other)).rejects.toThrow(new SealKeyMismatchError(other.keyId, signer.keyId).message);
+      const errors: unknown[] = [];
+      const sealer = startSealer(otherDb.pool, other, { intervalMs: 10, onError: (error) => errors.push(error) });
+      await waitFor(() => errors.length >= 2);
+      await sealer.stop();
+      expect(errors.every((error) => error instanceof SealKeyMismatchError)).toBe(true);
+      expect((await readLatestSeal(otherDb.pool))!.data).toMatchObject({ sequence: 1, keyId: signer.keyId });
+
+      // The seal event and the two consents, signed on with the replacement.
+      expect(await sealAll(otherDb.pool, other, { replaceKey: true })).toEqual({ seals: 1, events: 3 });
+      expect((await readLatestSeal(otherDb.pool))!.data).toMatchObject({ sequence: 2, keyId: other.keyId });
+    } finally {
+      await otherDb.drop();
+    }
   });
 });

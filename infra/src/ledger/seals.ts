@@ -45,6 +45,30 @@ export interface SealOptions {
   /** Events per seal at most (default 10,000): bounds a receipt's proof and the seal's leaves row. */
   readonly maxEvents?: number;
   readonly now?: () => Date;
+  /**
+   * The ledger's key is lost and this signer replaces it (`consentry seal --new-key`). Otherwise a
+   * signer whose key is not the one the latest seal was signed with seals nothing (SealKeyMismatchError).
+   */
+  readonly replaceKey?: boolean;
+}
+
+/** This process's seal key is not the ledger's: its seals would match no published key. */
+export class SealKeyMismatchError extends Error {
+  constructor(
+    readonly ownKeyId: string,
+    readonly ledgerKeyId: string,
+  ) {
+    super(
+      `this seal key (${ownKeyId}) is not the one the ledger's seals are signed with (${ledgerKeyId}): copy that key to SEAL_KEY_FILE ` +
+        `from the machine that holds it (docs/deploy.md); if it is lost, \`consentry seal --new-key\` signs on with a new one`,
+    );
+    this.name = 'SealKeyMismatchError';
+  }
+}
+
+/** Throws SealKeyMismatchError when `signer` may not extend a chain whose latest seal is `latest`. */
+export function assertSealKeyMatches(signer: SealSigner, latest: LedgerSealedData | null, options: Pick<SealOptions, 'replaceKey'> = {}): void {
+  if (latest && latest.keyId !== signer.keyId && !options.replaceKey) throw new SealKeyMismatchError(signer.keyId, latest.keyId);
 }
 
 /**
@@ -68,6 +92,9 @@ async function sealEvents(
   options: SealOptions,
 ): Promise<LedgerSealedData | null> {
   if (events.every((event) => event.type === 'LedgerSealed')) return null;
+  // Two machines started with different keys (one made its own before the first seal) would
+  // otherwise sign alternate seals with keys that cannot both be the published one.
+  assertSealKeyMatches(signer, latest, options);
   const digests = events.map((event) => event.digest);
   const lastEvent = events[events.length - 1]!;
   const header: SealHeader = {

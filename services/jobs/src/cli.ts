@@ -32,7 +32,8 @@ Commands:
                               events a projection set aside; retry applies them again once fixed
                               (retry exits 1 when some still fail)
   seal [--new-key]            seal everything committed so far (start also seals every few seconds);
-                              --new-key: the seal key is lost, make a new one and sign on with it
+                              --new-key: the ledger's key is lost, sign on with SEAL_KEY_FILE's
+                              key (made if there is none)
   verify [--public-key FILE] [--json]
                               recompute every seal from the log; name the first mismatch
   purge [--dry-run] [--website ID]

@@ -2,13 +2,14 @@
 // seal yet, never silently for a sealed one (docs/deploy.md, "Backups").
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { loadOrCreateSealSigner, readLatestSeal, type Config, type Db, type SealSigner } from '@consentry/infra';
+import { assertSealKeyMatches, loadOrCreateSealSigner, readLatestSeal, type Config, type Db, type SealSigner } from '@consentry/infra';
 
 /**
  * SEAL_KEY_FILE's key, for whatever signs seals (`consentry start`'s jobs role; seal, receipt, purge,
  * subject erase). A new key is made only while the ledger has no seal, or when asked for (`consentry
  * seal --new-key`, after a key was lost): once seals exist, a missing file means another machine or a
  * lost key, and a new key made unasked would sign the next seals with a key no published one matches.
+ * For the same reason a key file that holds another key than the latest seal's is refused.
  */
 export async function sealSignerFor(config: Config, pool: Db, options: { readonly newKey?: boolean } = {}): Promise<SealSigner> {
   const latest = await readLatestSeal(pool);
@@ -18,7 +19,9 @@ export async function sealSignerFor(config: Config, pool: Db, options: { readonl
         `The ledger's seals are signed with key ${latest.data.keyId}; if that key is lost, \`consentry seal --new-key\` makes a new one for the seals to come.`,
     );
   }
-  return loadOrCreateSealSigner(config.sealKeyFile, { create: latest === null || options.newKey === true });
+  const signer = await loadOrCreateSealSigner(config.sealKeyFile, { create: latest === null || options.newKey === true });
+  assertSealKeyMatches(signer, latest?.data ?? null, { replaceKey: options.newKey });
+  return signer;
 }
 
 /**

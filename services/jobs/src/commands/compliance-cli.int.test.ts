@@ -6,7 +6,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGroupCommitAppender, loadConfig, type Config } from '@consentry/infra';
+import { createGroupCommitAppender, loadConfig, loadOrCreateSealSigner, type Config } from '@consentry/infra';
 import { consentAppendRequest, createTestDatabase, freePort, type TestDatabase } from '@consentry/infra/testing';
 import { addWebsiteAs, buildTestApi, registerOwner } from '@consentry/api/testing';
 import type { JobIo } from './job';
@@ -97,21 +97,49 @@ describe('without the seal key (another machine, or a lost key)', () => {
   });
 
   it('seal --new-key makes a new key where the old one is lost, and seals on with it', async () => {
-    const lost = loadConfig({ DATABASE_URL: db.connectionString, LOG_LEVEL: 'silent', SEAL_KEY_FILE: path.join(await mkdtemp(path.join(tmpdir(), 'consentry-lost-')), 'seal-key.pem') });
-    const before = capture();
-    expect(await runSeal(config, [], before)).toBe(0);
-    const oldKey = /key ([A-Za-z0-9_-]{43})/.exec(before.stdout())![1];
-    const appender = createGroupCommitAppender(db.pool);
-    await appender.append(consentAppendRequest({ websiteId }));
-    await appender.close();
+    const replaced = await createTestDatabase('compliance_cli_new_key');
+    try {
+      const keyDir = async (label: string) => path.join(await mkdtemp(path.join(tmpdir(), `consentry-${label}-`)), 'seal-key.pem');
+      const original = loadConfig({ DATABASE_URL: replaced.connectionString, LOG_LEVEL: 'silent', SEAL_KEY_FILE: await keyDir('original') });
+      const lost = loadConfig({ DATABASE_URL: replaced.connectionString, LOG_LEVEL: 'silent', SEAL_KEY_FILE: await keyDir('lost') });
+      const appendOne = async () => {
+        const appender = createGroupCommitAppender(replaced.pool);
+        await appender.append(consentAppendRequest({ websiteId }));
+        await appender.close();
+      };
+      await appendOne();
+      const before = capture();
+      expect(await runSeal(original, [], before)).toBe(0);
+      const oldKey = /key ([A-Za-z0-9_-]{43})/.exec(before.stdout())![1];
+      await appendOne();
 
-    const sealed = capture();
-    expect(await runSeal(lost, ['--new-key'], sealed)).toBe(0);
-    expect(sealed.stdout()).toMatch(/^Sealed [1-9]\d* events in 1 seals/);
-    expect(existsSync(lost.sealKeyFile)).toBe(true);
-    expect(/key ([A-Za-z0-9_-]{43})/.exec(sealed.stdout())![1]).not.toBe(oldKey);
-    // From now on the new key is the one in use: a plain seal with it needs no flag.
-    expect(await runSeal(lost, [], capture())).toBe(0);
+      const sealed = capture();
+      expect(await runSeal(lost, ['--new-key'], sealed)).toBe(0);
+      expect(sealed.stdout()).toMatch(/^Sealed [1-9]\d* events in 1 seals/);
+      expect(existsSync(lost.sealKeyFile)).toBe(true);
+      const newKey = /key ([A-Za-z0-9_-]{43})/.exec(sealed.stdout())![1]!;
+      expect(newKey).not.toBe(oldKey);
+      // From now on the new key is the one in use: a plain seal with it needs no flag, and the old
+      // key (a machine that was not told) seals nothing more.
+      await appendOne();
+      expect(await runSeal(lost, [], capture())).toBe(0);
+      await appendOne();
+      await expect(runSeal(original, [], capture())).rejects.toThrow(`is not the one the ledger's seals are signed with (${newKey})`);
+    } finally {
+      await replaced.drop();
+    }
+  });
+
+  it('refuses a key file that holds another key than the ledger’s seals, in the jobs and in start', async () => {
+    const { rows } = await db.pool.query<{ key_id: string }>(
+      `SELECT data->>'keyId' AS key_id FROM events WHERE type = 'LedgerSealed' ORDER BY stream_version DESC LIMIT 1`,
+    );
+    const other = loadConfig({ DATABASE_URL: db.connectionString, LOG_LEVEL: 'silent', PORT: String(await freePort()), SEAL_KEY_FILE: path.join(await mkdtemp(path.join(tmpdir(), 'consentry-other-')), 'seal-key.pem') });
+    const { keyId } = await loadOrCreateSealSigner(other.sealKeyFile); // a key of its own, made before it knew the ledger's
+    const refusal = `this seal key (${keyId}) is not the one the ledger's seals are signed with (${rows[0]!.key_id})`;
+    await expect(runSeal(other, [], capture())).rejects.toThrow(refusal);
+    await expect(runReceipt(other, [eventIds[0]!], capture())).rejects.toThrow(refusal);
+    await expect(startSystem(other, { roles: ['jobs'], bootstrap: false, metricsServer: false })).rejects.toThrow(refusal);
   });
 
   it('verify passes an unsealed ledger without making a key; the first seal makes one', async () => {

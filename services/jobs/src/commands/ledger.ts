@@ -8,7 +8,7 @@ import { formatCount, processIo, progressBar, withJobDatabase, type JobIo } from
 import { ownSealPublicKey, sealSignerFor } from '../seal-key';
 
 export async function runSeal(config: Config, args: readonly string[], io: JobIo = processIo): Promise<number> {
-  // --new-key: the seal key is lost; make a new one (where SEAL_KEY_FILE has none) and sign on with it.
+  // --new-key: the ledger's seal key is lost; sign on with SEAL_KEY_FILE's key (made where there is none).
   const { values } = parseArgs({ args: [...args], options: { 'new-key': { type: 'boolean' } }, strict: true });
   const bar = progressBar(io, 'seal', 'events');
   const { summary, signer } = await withJobDatabase(config, async (pool) => {
@@ -19,7 +19,10 @@ export async function runSeal(config: Config, args: readonly string[], io: JobIo
       values: [latest?.transactionId ?? '0', latest?.position ?? 0],
     });
     let sealed = 0;
-    return { signer, summary: await sealAll(pool, signer, { onSeal: (seal) => bar.update((sealed += seal.eventCount), rows[0]?.count ?? sealed) }) };
+    return {
+      signer,
+      summary: await sealAll(pool, signer, { replaceKey: values['new-key'], onSeal: (seal) => bar.update((sealed += seal.eventCount), rows[0]?.count ?? sealed) }),
+    };
   });
   bar.stop();
   io.out(`Sealed ${formatCount(summary.events)} events in ${formatCount(summary.seals)} seals (key ${signer.keyId}).\n`);
