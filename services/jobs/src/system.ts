@@ -21,7 +21,9 @@ import {
   migrateDatabase,
   startEmbeddedPostgres,
   startSealer,
+  assertSealKeyMatches,
   createRecentDigests,
+  readLatestSeal,
   type RecentDigests,
   type Bus,
   type Config,
@@ -197,6 +199,12 @@ export async function startSystem(config: Config, options: SystemOptions = {}): 
     throw error;
   }
 
+  async function receiptKey(): Promise<SealSigner> {
+    const signer = await loadOrCreateSealSigner(config.sealKeyFile, { create: false });
+    assertSealKeyMatches(signer, (await readLatestSeal(pool))?.data ?? null);
+    return signer;
+  }
+
   async function startParts(): Promise<RunningSystem> {
     const bootstrap = options.bootstrap ?? { admin: running.has('api') };
     if (bootstrap) {
@@ -210,13 +218,9 @@ export async function startSystem(config: Config, options: SystemOptions = {}): 
     const notifier = await openNotifier(config, { connectionString: database.connectionString, withinProcess: everything });
     cleanup.push(() => notifier.close());
     // The seal key signs in the jobs role, which makes it for a ledger not sealed yet (never for a
-    // sealed one: sealSignerFor); ingest and api only read it (receipts), never make one.
-    const signer =
-      running.has('jobs') || everything
-        ? await sealSignerFor(config, pool)
-        : running.has('api')
-          ? await loadOrCreateSealSigner(config.sealKeyFile, { create: false })
-          : undefined;
+    // sealed one: sealSignerFor); api only reads it (receipts name its key), never makes one. Either
+    // refuses a key that is not the one the ledger's seals are signed with.
+    const signer = running.has('jobs') || everything ? await sealSignerFor(config, pool) : running.has('api') ? await receiptKey() : undefined;
 
     const bus = running.has('relay') || running.has('projectors') ? await openBus(config, logger) : undefined;
     if (bus) cleanup.push(() => bus.close());

@@ -130,7 +130,7 @@ describe('without the seal key (another machine, or a lost key)', () => {
     }
   });
 
-  it('refuses a key file that holds another key than the ledger’s seals, in the jobs and in start', async () => {
+  it('refuses a key file that holds another key than the ledger’s seals: the jobs, and start with jobs or api', async () => {
     const { rows } = await db.pool.query<{ key_id: string }>(
       `SELECT data->>'keyId' AS key_id FROM events WHERE type = 'LedgerSealed' ORDER BY stream_version DESC LIMIT 1`,
     );
@@ -139,7 +139,9 @@ describe('without the seal key (another machine, or a lost key)', () => {
     const refusal = `this seal key (${keyId}) is not the one the ledger's seals are signed with (${rows[0]!.key_id})`;
     await expect(runSeal(other, [], capture())).rejects.toThrow(refusal);
     await expect(runReceipt(other, [eventIds[0]!], capture())).rejects.toThrow(refusal);
-    await expect(startSystem(other, { roles: ['jobs'], bootstrap: false, metricsServer: false })).rejects.toThrow(refusal);
+    for (const roles of [['jobs'], ['api']] as const) {
+      await expect(startSystem(other, { roles, bootstrap: false, metricsServer: false })).rejects.toThrow(refusal);
+    }
   });
 
   it('verify passes an unsealed ledger without making a key; the first seal makes one', async () => {
