@@ -86,26 +86,24 @@ export async function readCommittedSealedEvents(
   after: Checkpoint,
   limit: number,
 ): Promise<{ readonly stored: StoredEvent[]; readonly sealed: SealedEvent[] }> {
-  const horizon = await readHorizon(db);
-  const { rows } = await db.query<SealedEventRow>({
-    name: 'read-committed-sealed-events',
-    text: `SELECT ${sealedEventColumns}
-             FROM events
-            WHERE (transaction_id, position) > ($1::text::xid8, $2::bigint)
-              AND events.transaction_id < $4::text::xid8
-            ORDER BY events.transaction_id, events.position
-            LIMIT $3`,
-    values: [after.transactionId, after.position, limit, horizon],
-  });
-  const stored = rows.map((row) =>
+  const horizon = String(await readHorizon(db));
+  const sealed = await readSealedEvents(db, { transactionId: String(after.transactionId), position: after.position }, { horizon }, limit);
+  const stored = sealed.map((event) =>
     toStoredEvent({
-      ...row,
-      transaction_id: Number(row.transaction_id),
+      position: event.position,
+      transaction_id: Number(event.transactionId),
+      event_id: event.eventId,
+      stream_id: event.streamId,
+      stream_version: event.streamVersion,
+      type: event.type,
+      schema_version: event.schemaVersion,
+      data: event.data,
+      metadata: event.metadata as Record<string, unknown>,
       // eventColumns' form: milliseconds, cut (not rounded) as PostgreSQL's to_char cuts them.
-      recorded_at: `${row.recorded_at.slice(0, 23)}Z`,
+      recorded_at: `${event.recordedAt.slice(0, 23)}Z`,
     }),
   );
-  return { stored, sealed: rows.map(toSealedEvent) };
+  return { stored, sealed };
 }
 
 export function packPositions(positions: readonly number[]): Buffer {

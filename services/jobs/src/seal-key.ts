@@ -24,6 +24,13 @@ export async function sealSignerFor(config: Config, pool: Db, options: { readonl
   return signer;
 }
 
+/** SEAL_KEY_FILE's key for a process that only names it (api: receipts): never made, and the ledger's. */
+export async function receiptSignerFor(config: Config, pool: Db): Promise<SealSigner> {
+  const signer = await loadOrCreateSealSigner(config.sealKeyFile, { create: false });
+  assertSealKeyMatches(signer, (await readLatestSeal(pool))?.data ?? null);
+  return signer;
+}
+
 /**
  * The key `consentry verify` trusts when not given one: this server's own, never a new one (a key
  * made now would fail every seal and sign the next ones). With no seal and no key file, nothing

@@ -17,13 +17,10 @@ import {
   createPool,
   createPostgresNotifier,
   startProcessHeartbeat,
-  loadOrCreateSealSigner,
   migrateDatabase,
   startEmbeddedPostgres,
   startSealer,
-  assertSealKeyMatches,
   createRecentDigests,
-  readLatestSeal,
   type RecentDigests,
   type Bus,
   type Config,
@@ -66,7 +63,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Registry } from 'prom-client';
 import { enrichmentProviderFromConfig, startEnrichmentWorker } from './enrichment';
 import { newFindingsEmail } from './scanner/scan-notification';
-import { sealSignerFor } from './seal-key';
+import { receiptSignerFor, sealSignerFor } from './seal-key';
 import { installationScanOptions, startScanRunner } from './scanner/scan-runner';
 import { startWebhookDeliveryWorker } from './webhooks';
 
@@ -199,12 +196,6 @@ export async function startSystem(config: Config, options: SystemOptions = {}): 
     throw error;
   }
 
-  async function receiptKey(): Promise<SealSigner> {
-    const signer = await loadOrCreateSealSigner(config.sealKeyFile, { create: false });
-    assertSealKeyMatches(signer, (await readLatestSeal(pool))?.data ?? null);
-    return signer;
-  }
-
   async function startParts(): Promise<RunningSystem> {
     const bootstrap = options.bootstrap ?? { admin: running.has('api') };
     if (bootstrap) {
@@ -220,7 +211,7 @@ export async function startSystem(config: Config, options: SystemOptions = {}): 
     // The seal key signs in the jobs role, which makes it for a ledger not sealed yet (never for a
     // sealed one: sealSignerFor); api only reads it (receipts name its key), never makes one. Either
     // refuses a key that is not the one the ledger's seals are signed with.
-    const signer = running.has('jobs') || everything ? await sealSignerFor(config, pool) : running.has('api') ? await receiptKey() : undefined;
+    const signer = running.has('jobs') || everything ? await sealSignerFor(config, pool) : running.has('api') ? await receiptSignerFor(config, pool) : undefined;
 
     const bus = running.has('relay') || running.has('projectors') ? await openBus(config, logger) : undefined;
     if (bus) cleanup.push(() => bus.close());
