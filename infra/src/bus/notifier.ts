@@ -72,7 +72,7 @@ const websitesPerPostgresNotice = 100;
  */
 export async function createPostgresNotifier(options: { connectionString: string; channel: string }): Promise<ProjectionNotifier> {
   const local = createMemoryNotifier();
-  const publisher = createClient(options.connectionString, 'consentry notifier');
+  const publisher = createClient(options.connectionString, { applicationName: 'consentry notifier' });
   await publisher.connect();
   let listener: pg.Client | undefined;
   let closed = false;
@@ -81,7 +81,7 @@ export async function createPostgresNotifier(options: { connectionString: string
   let sending: Promise<unknown> = Promise.resolve();
 
   async function listen(): Promise<void> {
-    const client = createClient(options.connectionString, 'consentry notifier listener');
+    const client = createClient(options.connectionString, { applicationName: 'consentry notifier listener' });
     const reconnect = () => {
       if (closed || listener !== client) return;
       listener = undefined;

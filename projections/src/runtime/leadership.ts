@@ -1,8 +1,10 @@
 // Single active instance per role (the relay, each projector): a Postgres session advisory lock held
 // on a dedicated connection. The lock dies with the connection, so when a leader's process dies a
 // waiting instance takes over; and the leader does its work on that same connection, so a leader
-// that lost its lock cannot keep writing checkpoints.
-import { createClient } from '@consentry/infra';
+// that lost its lock cannot keep writing checkpoints. When the leader's whole machine vanishes, nobody
+// closes the connection: PostgreSQL drops it once the TCP keepalive the connection asked for
+// (defaultTcpKeepalive, infra/src/db/pool.ts) goes unanswered, and the lock with it.
+import { createClient, type TcpKeepalive } from '@consentry/infra';
 import type pg from 'pg';
 
 export interface Leadership {
@@ -22,6 +24,8 @@ export interface AcquireOptions {
    * asks for it, so it is taken when nobody else does. Default: always ask.
    */
   readonly preferred?: () => boolean;
+  /** How soon PostgreSQL drops the lock of a leader whose machine vanished; defaultTcpKeepalive by default. */
+  readonly keepalive?: TcpKeepalive;
 }
 
 /** Waits until this instance holds the lock, or resolves null once `signal` aborts. */
@@ -35,7 +39,10 @@ export async function acquireLeadership(options: AcquireOptions): Promise<Leader
       continue;
     }
     passed = 0;
-    const client = createClient(options.connectionString, `consentry ${options.lockName}`);
+    const client = createClient(options.connectionString, {
+      applicationName: `consentry ${options.lockName}`,
+      ...(options.keepalive ? { keepalive: options.keepalive } : {}),
+    });
     let lostConnection = () => undefined as void;
     const lost = new Promise<void>((resolve) => (lostConnection = resolve));
     client.on('error', () => lostConnection());
