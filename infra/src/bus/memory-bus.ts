@@ -22,6 +22,13 @@ export interface MemoryBusOptions {
   readonly maxAgeMs?: number;
   /** With no durable consumer to say what may go, keep at most this many messages. */
   readonly maxRetainedWithoutConsumers?: number;
+  /**
+   * How far the slowest running consumer may fall behind: a publish waits, before storing anything,
+   * while that many messages are unacknowledged by it. The publisher (the relay) then stops reading
+   * the log, where the events wait durably, instead of this process's heap growing for as long as
+   * consumers are slower than appends (and its garbage collector marking every held event again).
+   */
+  readonly maxBacklog?: number;
   readonly defaultMaxBatch?: number;
   /** Injectable clock for tests of the time windows. */
   readonly now?: () => number;
@@ -102,6 +109,7 @@ const DEFAULTS = {
   maxDuplicateIds: 100_000,
   maxAgeMs: 7 * 24 * 60 * 60_000,
   maxRetainedWithoutConsumers: 100_000,
+  maxBacklog: 20_000,
   defaultMaxBatch: 256,
 };
 
@@ -123,6 +131,8 @@ export function createMemoryBus(config: BusConfig, options: MemoryBusOptions = {
   const duplicateIds = new Map<string, number>();
   const durables = new Map<string, DurableState>();
   const waiters = new Set<() => void>();
+  /** Publishes waiting for consumers to acknowledge (maxBacklog). */
+  const publishWaiters = new Set<() => void>();
   const running = new Set<Consumption>();
   let closed = false;
   const withinStream = subjectMatcher(streamFilter);
@@ -155,6 +165,21 @@ export function createMemoryBus(config: BusConfig, options: MemoryBusOptions = {
       log = log.slice(head);
       head = 0;
     }
+    // Every acknowledgement and every consumer that stops comes through here.
+    if (publishWaiters.size > 0 && backlog() < settings.maxBacklog) wakePublishers();
+  }
+
+  /** Messages the slowest running consumer has not acknowledged; a stopped one holds nobody up. */
+  function backlog(): number {
+    let floor = lastSeq;
+    for (const durable of durables.values()) if (durable.active && durable.ackFloor < floor) floor = durable.ackFloor;
+    return lastSeq - floor;
+  }
+
+  function wakePublishers(): void {
+    const toWake = [...publishWaiters];
+    publishWaiters.clear();
+    for (const wake of toWake) wake();
   }
 
   function wakeConsumers(): void {
@@ -170,6 +195,10 @@ export function createMemoryBus(config: BusConfig, options: MemoryBusOptions = {
       if (!withinStream(message.subject) || !isValidSubject(message.subject)) {
         throw new Error(`no stream captures subject ${JSON.stringify(message.subject)}`);
       }
+    }
+    while (backlog() >= settings.maxBacklog) {
+      await new Promise<void>((resolve) => publishWaiters.add(resolve));
+      if (closed) throw new Error('bus is closed');
     }
     const at = now();
     expireDuplicateIds(at);
@@ -263,6 +292,7 @@ export function createMemoryBus(config: BusConfig, options: MemoryBusOptions = {
         }
       } finally {
         durable.active = false;
+        trim();
       }
     };
 
@@ -294,6 +324,7 @@ export function createMemoryBus(config: BusConfig, options: MemoryBusOptions = {
     },
     async close() {
       closed = true;
+      wakePublishers();
       await Promise.all([...running].map((consumption) => consumption.stop()));
     },
     stats() {

@@ -89,6 +89,60 @@ describe('the memory bus', () => {
     });
   });
 
+  describe('when the slowest running consumer is maxBacklog messages behind', () => {
+    it('holds a publish back, storing nothing of it, until that consumer acknowledges', async () => {
+      const bus = createMemoryBus(config, { maxBacklog: 10 });
+      let releaseSlow: () => void = () => undefined;
+      const slowGate = new Promise<void>((resolve) => (releaseSlow = resolve));
+      let seen = 0;
+      const slow = bus.consume({
+        durable: 'slow',
+        maxBatch: 100,
+        onBatch: async (batch) => {
+          await slowGate;
+          seen += batch.length;
+        },
+      });
+      await waitFor(() => bus.stats().lastSeq === 0); // the consumer is running before anything arrives
+      await bus.publish(Array.from({ length: 10 }, (_, i) => message(`a${i}`)));
+      let held = true;
+      const publishing = bus.publish([message('b0'), message('b1')]).then(() => (held = false));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(held).toBe(true);
+      expect(bus.stats().lastSeq).toBe(10);
+
+      releaseSlow();
+      await publishing;
+      expect(bus.stats().lastSeq).toBe(12);
+      await waitFor(() => seen === 12);
+      await slow.stop();
+      await bus.close();
+    });
+
+    it('does not wait for a consumer that has stopped (it resumes from its floor), and a close ends the wait', async () => {
+      const bus = createMemoryBus(config, { maxBacklog: 5 });
+      let seen = 0;
+      const stopped = bus.consume({ durable: 'stopped', onBatch: async (batch) => void (seen += batch.length) });
+      await stopped.stop();
+      for (let from = 0; from < 20; from += 5) await bus.publish(Array.from({ length: 5 }, (_, i) => message(`s${from + i}`)));
+      expect(bus.stats().lastSeq).toBe(20);
+      const resumed = bus.consume({ durable: 'stopped', onBatch: async (batch) => void (seen += batch.length) });
+      await waitFor(() => seen === 20);
+      await resumed.stop();
+
+      let releaseStuck: () => void = () => undefined;
+      const stuckGate = new Promise<void>((resolve) => (releaseStuck = resolve));
+      bus.consume({ durable: 'stuck', onBatch: () => stuckGate });
+      await bus.publish(Array.from({ length: 5 }, (_, i) => message(`t${i}`)));
+      const waiting = expect(bus.publish([message('u')])).rejects.toThrow('bus is closed');
+      const closing = bus.close();
+      await waiting;
+      expect(bus.stats().lastSeq).toBe(25);
+      releaseStuck();
+      await closing;
+    });
+  });
+
   describe('when messages outlive the maximum age', () => {
     it('drops them even if unacknowledged, like JetStream', async () => {
       let now = 0;

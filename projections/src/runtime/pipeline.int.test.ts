@@ -259,4 +259,32 @@ describe('batching under steady load', () => {
     await waitFor(async () => (await projectedConsentTotal(own.pool)) === 7, { timeoutMs: 10_000, message: 'all seven consents to be projected' });
     expect(batches).toEqual([1, 5]);
   });
+
+  it('takes the next batch at once after a full one: a backlog is not held to one batch per interval', async () => {
+    const own = await createTestDatabase('pacing-full');
+    cleanups.push(() => own.drop());
+    const { subjectPrefix, ...config } = uniqueBusConfig('pacefull');
+    const bus = createMemoryBus({ ...config, subjectPrefix });
+    cleanups.push(() => bus.close());
+    const batches: number[] = [];
+    const projector = startProjector({
+      connectionString: own.connectionString,
+      bus,
+      subjectPrefix,
+      projection: consentStatsProjection,
+      logger,
+      batchSize: 10,
+      // Paced, four batches would take three minutes.
+      minBatchIntervalMs: 60_000,
+      onAdvanced: (_checkpoint, applied) => batches.push(applied.length),
+    });
+    cleanups.push(() => projector.stop());
+    await waitFor(() => projector.isLeader(), { message: 'the projector to lead' });
+    // One commit, relayed in one publish: the bus holds all 35 when it hands over the first batch.
+    await appendConsents(own.pool, 35);
+    const relay = startRelay({ connectionString: own.connectionString, bus, subjectPrefix, logger });
+    cleanups.push(() => relay.stop());
+    await waitFor(async () => (await projectedConsentTotal(own.pool)) === 35, { timeoutMs: 20_000, message: 'all 35 consents to be projected' });
+    expect(batches).toEqual([10, 10, 10, 5]);
+  });
 });
