@@ -41,9 +41,10 @@ export const defaultTcpKeepalive: TcpKeepalive = { idleSeconds: 10, intervalSeco
 
 /**
  * Each connection sets PostgreSQL's side of the keepalive for its own session (the settings are the
- * session's, so no postgresql.conf change is needed), by a SET sent first on the new connection rather
- * than as a startup option, which connection poolers such as PgBouncer refuse. Our side probes too
- * (the socket's keepalive), so an idle connection to a vanished server ends instead of hanging.
+ * session's, so no postgresql.conf change is needed), by a SET run on the new connection before anyone
+ * else uses it, rather than as a startup option, which connection poolers such as PgBouncer refuse.
+ * Our side probes too (the socket's keepalive), so an idle connection to a vanished server ends
+ * instead of hanging.
  */
 function keepaliveSettings(keepalive: TcpKeepalive) {
   for (const [name, value] of Object.entries(keepalive)) {
@@ -57,10 +58,24 @@ function keepaliveSettings(keepalive: TcpKeepalive) {
   };
 }
 
-/** Queued on a connection that just opened, ahead of whatever its user sends. */
-function setKeepaliveOn(client: pg.ClientBase, statement: string): void {
-  // A failure here is the connection's failure: the user's first query reports it.
-  client.query(statement).catch(() => undefined);
+/** A dedicated client whose connect() settles once its session is set up as well. */
+class SessionClient extends pg.Client {
+  readonly #setup: string;
+  constructor(config: pg.ClientConfig, setup: string) {
+    super(config);
+    this.#setup = setup;
+  }
+  override connect(): Promise<pg.Client>;
+  override connect(callback: ((err: Error) => void) | ((err: null, client: pg.Client) => void)): void;
+  override connect(callback?: ((err: Error) => void) | ((err: null, client: pg.Client) => void)): Promise<pg.Client> | void {
+    const ready = super.connect().then(async () => {
+      await this.query(this.#setup);
+      return this;
+    });
+    if (!callback) return ready;
+    const done = callback as (err: Error | null, client?: pg.Client) => void;
+    ready.then((client) => done(null, client), (error: Error) => done(error));
+  }
 }
 
 export interface PoolOptions {
@@ -78,11 +93,12 @@ export function createPool(connectionString: string, options: PoolOptions = {}):
     types,
     connectionTimeoutMillis: 10_000,
     ...keepalive.clientConfig,
+    // Awaited by the pool before it hands the new connection to anyone.
+    onConnect: (client) => client.query(keepalive.statement),
   });
   // An idle client losing its connection (Postgres restarted) must not crash the process; the
   // pool replaces it on next use.
   pool.on('error', () => undefined);
-  pool.on('connect', (client) => setKeepaliveOn(client, keepalive.statement));
   return pool;
 }
 
@@ -94,10 +110,8 @@ export interface ClientOptions {
 /** A single client outside the pool, for sessions that hold advisory locks or LISTEN. */
 export function createClient(connectionString: string, options: ClientOptions = {}): pg.Client {
   const keepalive = keepaliveSettings(options.keepalive ?? defaultTcpKeepalive);
-  const client = new pg.Client({ connectionString, application_name: options.applicationName ?? 'consentry', types, ...keepalive.clientConfig });
+  const client = new SessionClient({ connectionString, application_name: options.applicationName ?? 'consentry', types, ...keepalive.clientConfig }, keepalive.statement);
   client.on('error', () => undefined);
-  // Emitted once the connection is ready, before connect() resolves to its caller.
-  client.once('connect', () => setKeepaliveOn(client, keepalive.statement));
   return client;
 }
 
