@@ -21,14 +21,8 @@ describe('a pooled connection whose machine vanishes mid-transaction', () => {
   });
 
   it('has its transaction ended by PostgreSQL, and what it locked goes to the next one waiting', async () => {
-    const holder = host.spawn(process.execPath, ['--import', 'tsx', holdTransactionScript], {
-      env: { ...process.env, DATABASE_URL: host.connectionString, KEEPALIVE: JSON.stringify(keepalive) },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    holder.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    holder.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    await expect.poll(() => output, { timeout: 30_000 }).toContain('locked\n');
+    const { child: holder, output } = host.runScript(holdTransactionScript, { DATABASE_URL: host.connectionString, KEEPALIVE: JSON.stringify(keepalive) });
+    await expect.poll(output, { timeout: 30_000 }).toContain('locked\n');
 
     const pool = createPool(host.connectionString, { max: 1, keepalive });
     const client = await pool.connect();

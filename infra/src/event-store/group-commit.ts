@@ -68,7 +68,8 @@ export function createGroupCommitAppender(pool: Db, options: GroupCommitOptions 
   let queue: Pending[] = [];
   let batchesInFlight = 0;
   let eventsInFlight = 0;
-  let lingerTimer: NodeJS.Timeout | NodeJS.Immediate | undefined;
+  /** Cancels the wait for company of the batch queued while the appender was idle, if one is waiting. */
+  let cancelLinger: (() => void) | undefined;
   let closed = false;
   const idleWaiters: Array<() => void> = [];
 
@@ -96,21 +97,24 @@ export function createGroupCommitAppender(pool: Db, options: GroupCommitOptions 
     if (batchesInFlight >= maxConcurrentBatches || queue.length === 0) return;
     if (queue.length >= maxBatchSize) {
       writeNextBatch();
-    } else if (lingerTimer === undefined) {
+    } else if (cancelLinger === undefined) {
       const writeLingering = () => {
-        lingerTimer = undefined;
+        cancelLinger = undefined;
         if (batchesInFlight < maxConcurrentBatches && queue.length > 0) writeNextBatch();
       };
-      lingerTimer = maxWaitMs > 0 ? setTimeout(writeLingering, maxWaitMs) : setImmediate(writeLingering);
+      if (maxWaitMs > 0) {
+        const timer = setTimeout(writeLingering, maxWaitMs);
+        cancelLinger = () => clearTimeout(timer);
+      } else {
+        const immediate = setImmediate(writeLingering);
+        cancelLinger = () => clearImmediate(immediate);
+      }
     }
   }
 
   function writeNextBatch(): void {
-    if (lingerTimer !== undefined) {
-      if (maxWaitMs > 0) clearTimeout(lingerTimer as NodeJS.Timeout);
-      else clearImmediate(lingerTimer as NodeJS.Immediate);
-      lingerTimer = undefined;
-    }
+    cancelLinger?.();
+    cancelLinger = undefined;
     // Split the outstanding events evenly over the batch slots: otherwise a full batch and a tiny
     // one settle into lockstep (the callers of each re-append together) and one slot idles.
     const fairShare = Math.ceil((queue.length + eventsInFlight) / maxConcurrentBatches);

@@ -26,8 +26,8 @@ afterAll(async () => {
   await db?.drop();
 });
 
-async function appendConsents(count: number): Promise<string[]> {
-  const appender = createGroupCommitAppender(db.pool, { maxBatchSize: 50 });
+async function appendConsents(count: number, pool = db.pool): Promise<string[]> {
+  const appender = createGroupCommitAppender(pool, { maxBatchSize: 50 });
   const requests = Array.from({ length: count }, (_, i) => consentAppendRequest({ websiteId, choice: i % 3 === 0 ? 'declined' : 'accepted' }));
   await Promise.all(requests.map((request) => appender.append(request)));
   await appender.close();
@@ -209,9 +209,7 @@ describe('sealing from the digests the relay took', () => {
   });
 
   async function append(count: number): Promise<void> {
-    const appender = createGroupCommitAppender(recentDb.pool, { maxBatchSize: 50 });
-    await Promise.all(Array.from({ length: count }, () => appender.append(consentAppendRequest({ websiteId }))));
-    await appender.close();
+    await appendConsents(count, recentDb.pool);
     await waitForLogVisible(recentDb.pool);
   }
 
@@ -244,9 +242,7 @@ describe('a seal key that is not the ledger’s', () => {
     const otherDb = await createTestDatabase('ledger_other_key');
     try {
       const append = async (count: number) => {
-        const appender = createGroupCommitAppender(otherDb.pool);
-        await Promise.all(Array.from({ length: count }, () => appender.append(consentAppendRequest({ websiteId }))));
-        await appender.close();
+        await appendConsents(count, otherDb.pool);
         await waitForLogVisible(otherDb.pool);
       };
       await append(3);

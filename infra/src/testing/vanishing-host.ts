@@ -10,8 +10,9 @@
 // binaries (Debian's /usr/lib/postgresql/N/bin, or POSTGRES_BIN). Nothing outlives the test process:
 // a watchdog shell removes the namespace, stops the cluster and deletes its directory when we close
 // the host or die however we die (as nats-cluster.ts does for its nodes).
-import { execFile, spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
-import { appendFileSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { randomInt } from 'node:crypto';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { appendFileSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -23,8 +24,8 @@ const run = promisify(execFile);
 export interface VanishingHost {
   /** The private PostgreSQL, as both the vanishing host's processes and this process reach it. */
   readonly connectionString: string;
-  /** Runs a command on the vanishing host (in its network namespace). */
-  spawn(command: string, args: readonly string[], options?: SpawnOptions): ChildProcess;
+  /** Runs a TypeScript script there with `node --import tsx` and these variables added; its stdout and stderr are collected. */
+  runScript(script: string, env: Record<string, string>): HostProcess;
   /** The host's link goes down: its processes keep running, cut off. */
   vanish(): Promise<void>;
   /** The link comes back up. */
@@ -33,28 +34,49 @@ export interface VanishingHost {
   close(): Promise<void>;
 }
 
-let hostsStarted = 0;
+export interface HostProcess {
+  readonly child: ChildProcess;
+  /** Everything it printed so far, stdout and stderr together. */
+  output(): string;
+}
+
+/** /30 subnets in 10.64.0.0/10 (and so namespace names) to pick from at random. */
+const hostSlots = 1 << 20;
 
 export async function startVanishingHost(): Promise<VanishingHost> {
   const bin = postgresBinDir();
   const postgresUser = systemUser('postgres');
-  const index = (process.pid * 8 + hostsStarted++) % 16_000;
-  const name = `cvh${index}`;
+  // At random, so that test files running at once (each its own process) pick different ones; a
+  // name already taken is met by `ip netns add` failing, and another is picked.
+  let index = randomInt(hostSlots);
+  let name = `cvh${index}`;
+  const directory = mkdtempSync(join(tmpdir(), 'consentry-vanishing-host-'));
+  chownSync(directory, postgresUser.uid, postgresUser.gid);
+  const ip = (...args: string[]) => run('ip', args);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await ip('netns', 'add', name);
+      break;
+    } catch (error) {
+      if (attempt >= 5 || !/exists/i.test((error as { stderr?: string }).stderr ?? '')) {
+        rmSync(directory, { recursive: true, force: true });
+        throw new Error(`a vanishing host needs root and iproute2's ip: ${(error as Error).message}`, { cause: error });
+      }
+      index = randomInt(hostSlots);
+      name = `cvh${index}`;
+    }
+  }
   // A /30 of 10.64.0.0/10 per host: ours is .1, the namespace's .2.
   const subnet = 0x0a400000 + index * 4;
   const ourAddress = ipv4(subnet + 1);
   const theirAddress = ipv4(subnet + 2);
   const ourLink = `${name}h`;
   const theirLink = `${name}n`;
-  const directory = mkdtempSync(join(tmpdir(), `consentry-${name}-`));
-  chownSync(directory, postgresUser.uid, postgresUser.gid);
   const watchdog = startWatchdog(name, directory);
 
-  const ip = (...args: string[]) => run('ip', args);
   const inNamespace = (...args: string[]) => run('ip', ['netns', 'exec', name, ...args]);
   let postgres: ChildProcess | undefined;
   try {
-    await ip('netns', 'add', name);
     await ip('link', 'add', ourLink, 'type', 'veth', 'peer', 'name', theirLink);
     await ip('link', 'set', theirLink, 'netns', name);
     await ip('addr', 'add', `${ourAddress}/30`, 'dev', ourLink);
@@ -104,10 +126,16 @@ export async function startVanishingHost(): Promise<VanishingHost> {
     const children = new Set<ChildProcess>();
     return {
       connectionString,
-      spawn(command, args, options = {}) {
-        const child = spawn('ip', ['netns', 'exec', name, command, ...args], options);
+      runScript(script, env) {
+        const child = spawn('ip', ['netns', 'exec', name, process.execPath, '--import', 'tsx', script], {
+          env: { ...process.env, ...env },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
         children.add(child);
-        return child;
+        let output = '';
+        child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+        child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+        return { child, output: () => output };
       },
       async vanish() {
         await inNamespace('ip', 'link', 'set', theirLink, 'down');
@@ -124,7 +152,6 @@ export async function startVanishingHost(): Promise<VanishingHost> {
   } catch (error) {
     if (postgres) await stopServer(postgres);
     await watchdog.release();
-    if (!postgres) throw new Error(`a vanishing host needs root, iproute2's ip and PostgreSQL's initdb: ${(error as Error).message}`, { cause: error });
     throw error;
   }
 }

@@ -24,14 +24,12 @@ describe('a leader whose machine vanishes', () => {
 
   it('loses its lock to a waiting process once PostgreSQL finds its connection dead, and finds out when it is back', async () => {
     const lockName = 'consentry:test-vanishing-leader';
-    const leader = host.spawn(process.execPath, ['--import', 'tsx', holdLeadershipScript], {
-      env: { ...process.env, DATABASE_URL: host.connectionString, LOCK_NAME: lockName, KEEPALIVE: JSON.stringify(keepalive) },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const { child: leader, output } = host.runScript(holdLeadershipScript, {
+      DATABASE_URL: host.connectionString,
+      LOCK_NAME: lockName,
+      KEEPALIVE: JSON.stringify(keepalive),
     });
-    let output = '';
-    leader.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    leader.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    await expect.poll(() => output, { timeout: 30_000 }).toContain('leader\n');
+    await expect.poll(output, { timeout: 30_000 }).toContain('leader\n');
 
     const stopContending = new AbortController();
     let taken: Leadership | null = null;
@@ -47,11 +45,11 @@ describe('a leader whose machine vanishes', () => {
       // Released by PostgreSQL, not by the leader: it still runs, cut off, and has not noticed.
       await expect.poll(() => taken, { timeout: 30_000, interval: 100 }).not.toBeNull();
       expect(leader.exitCode).toBeNull();
-      expect(output).not.toContain('lost');
+      expect(output()).not.toContain('lost');
 
       // Back on the network, its own keepalive finds the session gone: it is no longer the leader.
       await host.reappear();
-      await expect.poll(() => output, { timeout: 30_000, interval: 100 }).toContain('lost\n');
+      await expect.poll(output, { timeout: 30_000, interval: 100 }).toContain('lost\n');
     } finally {
       stopContending.abort();
       await contending;

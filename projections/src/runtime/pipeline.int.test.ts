@@ -222,13 +222,13 @@ describe('replay', () => {
 });
 
 describe('batching under steady load', () => {
-  it('applies an event after a quiet spell at once, and what arrives in the batch interval after it in one transaction', async () => {
-    const own = await createTestDatabase('pacing');
+  /** A consent-stats projector on a database and in-memory bus of its own, noting how many events each batch applied. */
+  async function startBatchingProjector(labels: { database: string; bus: string }, batching: { minBatchIntervalMs: number; batchSize?: number }) {
+    const own = await createTestDatabase(labels.database);
     cleanups.push(() => own.drop());
-    const { subjectPrefix, ...config } = uniqueBusConfig('pace');
+    const { subjectPrefix, ...config } = uniqueBusConfig(labels.bus);
     const bus = createMemoryBus({ ...config, subjectPrefix });
     cleanups.push(() => bus.close());
-    const relay = startRelay({ connectionString: own.connectionString, bus, subjectPrefix, logger });
     const batches: number[] = [];
     const projector = startProjector({
       connectionString: own.connectionString,
@@ -236,12 +236,25 @@ describe('batching under steady load', () => {
       subjectPrefix,
       projection: consentStatsProjection,
       logger,
-      minBatchIntervalMs: 2000,
+      ...batching,
       onAdvanced: (_checkpoint, applied) => batches.push(applied.length),
     });
-    cleanups.push(() => relay.stop());
     cleanups.push(() => projector.stop());
     await waitFor(() => projector.isLeader(), { message: 'the projector to lead' });
+    return {
+      own,
+      batches,
+      /** Starts relaying the log to the projector's bus. */
+      relay() {
+        const relay = startRelay({ connectionString: own.connectionString, bus, subjectPrefix, logger });
+        cleanups.push(() => relay.stop());
+      },
+    };
+  }
+
+  it('applies an event after a quiet spell at once, and what arrives in the batch interval after it in one transaction', async () => {
+    const { own, batches, relay } = await startBatchingProjector({ database: 'pacing', bus: 'pace' }, { minBatchIntervalMs: 2000 });
+    relay();
     // Settled: a first consent projected (by the catch-up from the log or from the bus), then a
     // quiet spell longer than the interval, so the bus is what delivers everything below.
     await appendConsents(own.pool, 1);
@@ -261,29 +274,11 @@ describe('batching under steady load', () => {
   });
 
   it('takes the next batch at once after a full one: a backlog is not held to one batch per interval', async () => {
-    const own = await createTestDatabase('pacing-full');
-    cleanups.push(() => own.drop());
-    const { subjectPrefix, ...config } = uniqueBusConfig('pacefull');
-    const bus = createMemoryBus({ ...config, subjectPrefix });
-    cleanups.push(() => bus.close());
-    const batches: number[] = [];
-    const projector = startProjector({
-      connectionString: own.connectionString,
-      bus,
-      subjectPrefix,
-      projection: consentStatsProjection,
-      logger,
-      batchSize: 10,
-      // Paced, four batches would take three minutes.
-      minBatchIntervalMs: 60_000,
-      onAdvanced: (_checkpoint, applied) => batches.push(applied.length),
-    });
-    cleanups.push(() => projector.stop());
-    await waitFor(() => projector.isLeader(), { message: 'the projector to lead' });
+    // Paced, four batches would take three minutes.
+    const { own, batches, relay } = await startBatchingProjector({ database: 'pacing-full', bus: 'pacefull' }, { minBatchIntervalMs: 60_000, batchSize: 10 });
     // One commit, relayed in one publish: the bus holds all 35 when it hands over the first batch.
     await appendConsents(own.pool, 35);
-    const relay = startRelay({ connectionString: own.connectionString, bus, subjectPrefix, logger });
-    cleanups.push(() => relay.stop());
+    relay();
     await waitFor(async () => (await projectedConsentTotal(own.pool)) === 35, { timeoutMs: 20_000, message: 'all 35 consents to be projected' });
     expect(batches).toEqual([10, 10, 10, 5]);
   });

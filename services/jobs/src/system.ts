@@ -211,7 +211,7 @@ export async function startSystem(config: Config, options: SystemOptions = {}): 
     // The seal key signs in the jobs role, which makes it for a ledger not sealed yet (never for a
     // sealed one: sealSignerFor); api only reads it (receipts name its key), never makes one. Either
     // refuses a key that is not the one the ledger's seals are signed with.
-    const signer = running.has('jobs') || everything ? await sealSignerFor(config, pool) : running.has('api') ? await receiptSignerFor(config, pool) : undefined;
+    const signer = running.has('jobs') ? await sealSignerFor(config, pool) : running.has('api') ? await receiptSignerFor(config, pool) : undefined;
 
     const bus = running.has('relay') || running.has('projectors') ? await openBus(config, logger) : undefined;
     if (bus) cleanup.push(() => bus.close());

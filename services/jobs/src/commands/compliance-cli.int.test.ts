@@ -6,7 +6,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGroupCommitAppender, loadConfig, loadOrCreateSealSigner, type Config } from '@consentry/infra';
+import { createGroupCommitAppender, loadConfig, loadOrCreateSealSigner, readLatestSeal, type Config } from '@consentry/infra';
 import { consentAppendRequest, createTestDatabase, freePort, type TestDatabase } from '@consentry/infra/testing';
 import { addWebsiteAs, buildTestApi, registerOwner } from '@consentry/api/testing';
 import type { JobIo } from './job';
@@ -84,13 +84,11 @@ describe('without the seal key (another machine, or a lost key)', () => {
   });
 
   it('consentry start refuses to seal on too, naming the key the seals were signed with', async () => {
-    const { rows } = await db.pool.query<{ key_id: string }>(
-      `SELECT data->>'keyId' AS key_id FROM events WHERE type = 'LedgerSealed' ORDER BY stream_version DESC LIMIT 1`,
-    );
+    const ledgerKeyId = (await readLatestSeal(db.pool))!.data.keyId;
     const elsewhere = loadConfig({ DATABASE_URL: db.connectionString, LOG_LEVEL: 'silent', PORT: String(await freePort()), SEAL_KEY_FILE: path.join(await mkdtemp(path.join(tmpdir(), 'consentry-nokey-')), 'seal-key.pem') });
     for (const roles of [['jobs'], undefined] as const) {
       await expect(startSystem(elsewhere, { roles, bootstrap: false, metricsServer: false })).rejects.toThrow(
-        `The ledger's seals are signed with key ${rows[0]!.key_id}; if that key is lost, \`consentry seal --new-key\` makes a new one`,
+        `The ledger's seals are signed with key ${ledgerKeyId}; if that key is lost, \`consentry seal --new-key\` makes a new one`,
       );
     }
     expect(existsSync(elsewhere.sealKeyFile)).toBe(false);
@@ -131,12 +129,10 @@ describe('without the seal key (another machine, or a lost key)', () => {
   });
 
   it('refuses a key file that holds another key than the ledger’s seals: the jobs, and start with jobs or api', async () => {
-    const { rows } = await db.pool.query<{ key_id: string }>(
-      `SELECT data->>'keyId' AS key_id FROM events WHERE type = 'LedgerSealed' ORDER BY stream_version DESC LIMIT 1`,
-    );
+    const ledgerKeyId = (await readLatestSeal(db.pool))!.data.keyId;
     const other = loadConfig({ DATABASE_URL: db.connectionString, LOG_LEVEL: 'silent', PORT: String(await freePort()), SEAL_KEY_FILE: path.join(await mkdtemp(path.join(tmpdir(), 'consentry-other-')), 'seal-key.pem') });
     const { keyId } = await loadOrCreateSealSigner(other.sealKeyFile); // a key of its own, made before it knew the ledger's
-    const refusal = `this seal key (${keyId}) is not the one the ledger's seals are signed with (${rows[0]!.key_id})`;
+    const refusal = `this seal key (${keyId}) is not the one the ledger's seals are signed with (${ledgerKeyId})`;
     await expect(runSeal(other, [], capture())).rejects.toThrow(refusal);
     await expect(runReceipt(other, [eventIds[0]!], capture())).rejects.toThrow(refusal);
     for (const roles of [['jobs'], ['api']] as const) {
