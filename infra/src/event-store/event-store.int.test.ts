@@ -6,6 +6,8 @@ import { createTestDatabase, type TestDatabase } from '../testing/database';
 import { consentAppendRequest, consentEvent } from '../testing/consent-events';
 import {
   appendToStream,
+  appendUnversioned,
+  decideOnStream,
   ConcurrencyError,
   createGroupCommitAppender,
   EventRefusedError,
@@ -331,6 +333,73 @@ describe('when one event in a group-commit batch holds data the database refuses
     expect(outcomes.filter((outcome) => outcome.status === 'fulfilled').every((outcome) => outcome.value.status === 'stored')).toBe(true);
     const { rows } = await db.pool.query<{ n: number }>("SELECT count(*)::int AS n FROM events WHERE data->>'websiteId' = $1", [websiteId]);
     expect(rows[0]!.n).toBe(57);
+  });
+});
+
+describe('a decision on a consent stream (decideOnStream)', () => {
+  const identified = (websiteId: string, visitorId: string) => ({
+    type: 'VisitorIdentified' as const,
+    eventId: randomUUID(),
+    data: {
+      websiteId,
+      visitorId,
+      source: 'form' as const,
+      email: 'ada@example.com',
+      name: null,
+      company: null,
+      pageUrl: null,
+      consentEventId: randomUUID(),
+      occurredAt: new Date().toISOString(),
+      receivedAt: new Date().toISOString(),
+    },
+  });
+
+  it('holds a guarded group-commit append of its stream until it commits, so the append follows it in the log', async () => {
+    const appender = createGroupCommitAppender(db.pool);
+    const websiteId = randomUUID();
+    const request = consentAppendRequest({ websiteId });
+    const visitorId = request.streamId.slice(`consent-${websiteId}-`.length);
+    let appended: Promise<unknown> | undefined;
+    let settledDuringDecision = false;
+    const decision = await decideOnStream(db.pool, request.streamId, async (tx) => {
+      appended = appender.append({ ...request, guardsDecisions: true }).then(() => (settledDuringDecision = true));
+      // Long enough for an unguarded batch to commit several times over.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      return appendUnversioned(tx, request.streamId, identified(websiteId, visitorId));
+    });
+    expect(settledDuringDecision).toBe(false);
+    await appended;
+    const events = (await readAll()).filter((event) => event.streamId === request.streamId);
+    expect(events.map((event) => event.type)).toEqual(['VisitorIdentified', request.event.type]);
+    expect(events[0]!.eventId).toBe(decision.eventId);
+    expect(events[0]!.streamVersion).toBeNull();
+    await appender.close();
+  });
+
+  it('sees a guarded append that committed first, and lets unguarded appends and other streams through', async () => {
+    const appender = createGroupCommitAppender(db.pool);
+    const websiteId = randomUUID();
+    const guarded = consentAppendRequest({ websiteId });
+    const other = consentAppendRequest({ websiteId });
+    await appender.append({ ...guarded, guardsDecisions: true });
+    const seen = await decideOnStream(db.pool, guarded.streamId, async (tx) => {
+      // Another stream's guarded append and this stream's unguarded one do not wait for the decision.
+      await appender.append({ ...other, guardsDecisions: true });
+      await appender.append(consentAppendRequest({ websiteId }));
+      const { rows } = await tx.query('SELECT event_id FROM events WHERE stream_id = $1', [guarded.streamId]);
+      return rows.map((row: { event_id: string }) => row.event_id);
+    });
+    expect(seen).toEqual([guarded.event.eventId]);
+    await appender.close();
+  });
+
+  it('stores a retried decision once', async () => {
+    const websiteId = randomUUID();
+    const visitorId = randomUUID();
+    const event = identified(websiteId, visitorId);
+    const streamId = `consent-${websiteId}-${visitorId}`;
+    expect(await decideOnStream(db.pool, streamId, (tx) => appendUnversioned(tx, streamId, event))).toEqual({ eventId: event.eventId, status: 'stored' });
+    expect(await decideOnStream(db.pool, streamId, (tx) => appendUnversioned(tx, streamId, event))).toEqual({ eventId: event.eventId, status: 'duplicate' });
   });
 });
 

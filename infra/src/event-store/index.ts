@@ -9,6 +9,7 @@ export {
   type GroupCommitAppender,
   type GroupCommitOptions,
 } from './group-commit';
+export { appendUnversioned, decideOnStream, streamDecisionLockKeySql } from './stream-decision';
 export { hasEventsAfter, readCommittedEvents, readCommittedHead, readEvent, readHorizon, readStream, type ReadCommittedOptions } from './read';
 export { readCheckpoint, writeCheckpoint, lockCheckpoint, ensureCheckpoint, shareCheckpoint, projectionCheckpointName } from './checkpoints';
 export { atCurrentVersion, eventColumns, toStoredEvent, type EventRow } from './rows';

@@ -1,10 +1,9 @@
 // Does the visitor's latest choice in the log still allow identification? Asked before every
 // enrichment call (docs/identification.md, "The rule that keeps it lawful"), with the same reading
 // of the log that ingest uses for identify requests (`checkIdentificationAllowed` of
-// @consentry/ingest, through the partial index of choices on banners that offer identification).
+// @consentry/ingest: the visitor's latest choice, on whatever banner it was made).
 // One difference: a later choice that keeps identification on (the visitor changed another purpose,
-// or allowed it again) does not stop an enrichment the earlier grant queued. A withdrawal on a banner
-// that no longer offers identification is the enrichment-queue reactor's to see: it cancels the job.
+// or allowed it again) does not stop an enrichment the earlier grant queued.
 import { checkIdentificationAllowed as checkIdentifyRequest } from '@consentry/ingest';
 import type { Queryable } from '@consentry/infra';
 
