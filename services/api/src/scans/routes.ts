@@ -1,6 +1,6 @@
-// Cookie and tracker scans of a website: start one (it waits in the queue the scan runner of
-// `consentry start` works through, one at a time), follow its progress, read its report, and say
-// what an unclassified cookie is for. Every route answers 404 for a website or scan outside the
+// Cookie and tracker scans of a website: start one (it waits in the queue the scan runners of
+// `consentry start` share fairly between owners; at most maxOpenScansPerOwner waiting or running per
+// owner), follow its progress, read its report, and say what an unclassified cookie is for. Every route answers 404 for a website or scan outside the
 // viewer's scope, as if it did not exist.
 import { randomUUID } from 'node:crypto';
 import {
@@ -23,6 +23,7 @@ import { websitesInScope } from '../auth/scope';
 import { requireViewer } from '../auth/viewer';
 import { ApiError } from '../errors';
 import { errorsFor, uuidParam } from '../schemas';
+import { maxOpenScansPerOwner, scanLimitGuard } from './scan-limit';
 
 const scanSummaryAnswer = z
   .object({
@@ -81,10 +82,11 @@ export const scanRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async (app, { poo
         summary: 'Scan the website for cookies and trackers',
         description:
           'Queues a scan (ScanRequested); the scan runner of `consentry start` visits up to `maxPages` pages of the website in headless Chromium, before any choice, after Accept All and after Reject All. ' +
-          "409 `SCAN_IN_PROGRESS` while another scan of the website waits or runs.",
+          '409 `SCAN_IN_PROGRESS` while another scan of the website waits or runs; ' +
+          `429 \`SCAN_QUEUE_FULL\` while the website's owner already has ${maxOpenScansPerOwner} scans they asked for waiting or running (scheduled scans do not count).`,
         params: z.object({ id: uuidParam }),
         body: newScanBody.nullish(),
-        response: { 202: scanSummaryAnswer, ...errorsFor(400, 401, 404, 409, 415) },
+        response: { 202: scanSummaryAnswer, ...errorsFor(400, 401, 404, 409, 415, 429) },
       },
     },
     async (request, reply) => {
@@ -100,7 +102,7 @@ export const scanRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async (app, { poo
               data: { scanId, websiteId: website.id, trigger: 'owner', requestedBy: actor, maxPages: request.body?.maxPages ?? defaultScanPages, requestedAt: new Date().toISOString() },
             },
           ],
-          { expectedVersion: 'no_stream', inlineProjections: [scansProjection] },
+          { expectedVersion: 'no_stream', inlineProjections: [scanLimitGuard, scansProjection] },
         );
       } catch (error) {
         if (isOpenScanConflict(error)) throw new ApiError(409, 'SCAN_IN_PROGRESS', 'A scan of this website is already waiting or running');

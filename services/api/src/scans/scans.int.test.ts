@@ -10,6 +10,7 @@ import { claimNextScan, reportScanProgress, scansProjection } from '@consentry/p
 import { saveAdmin } from '../auth/admins';
 import { createPasswordHasher } from '../auth/passwords';
 import { addWebsiteAs, buildTestApi, registerOwner, signInAdmin, type Client, type TestApi } from '../testing/api-app';
+import { maxOpenScansPerOwner } from './scan-limit';
 
 let db: TestDatabase;
 let api: TestApi;
@@ -88,6 +89,43 @@ describe('when an owner scans their website', () => {
     // The dead runner's late progress is ignored.
     await reportScanProgress(db.pool, scan.scanId, 'dead-runner', { pagesDone: 9, pagesPlanned: 9, currentUrl: null }, new Date());
     expect((await owner.request({ method: 'GET', url: `/api/scans/${scan.scanId}` })).json().progress.pagesDone).toBe(0);
+  });
+
+  it(`lets an owner have at most ${maxOpenScansPerOwner} scans waiting or running, so one owner cannot fill the queue`, async () => {
+    const owner = await registerOwner(api.app);
+    const neighbour = await registerOwner(api.app);
+    await admin.request({
+      method: 'PUT',
+      url: `/api/admin/users/${owner.id}`,
+      payload: { subscriptionTier: 'pro', subscriptionStatus: 'active', maxWebsites: 10, maxConsentsPerMonth: 100_000, isActive: true },
+    });
+    const websites = [];
+    for (let index = 0; index <= maxOpenScansPerOwner; index++) websites.push(await addWebsiteAs(owner, `Chain shop ${index}`, `shop${index}.example.com`));
+    const scan = (website: { id: string }, client: Client = owner) => client.request({ method: 'POST', url: `/api/websites/${website.id}/scans`, payload: { maxPages: 1 } });
+    // Every website but the last gets one, several at once (the check cannot be raced).
+    const started = await Promise.all(websites.slice(0, maxOpenScansPerOwner).map((website) => scan(website)));
+    expect(started.map((response) => response.statusCode)).toEqual(websites.slice(0, maxOpenScansPerOwner).map(() => 202));
+
+    const refused = await scan(websites[maxOpenScansPerOwner]!);
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toEqual({
+      error: { code: 'SCAN_QUEUE_FULL', message: 'You already have 3 scans waiting or running; wait for one to finish, then start this one.' },
+    });
+    // An admin asking for the owner's website is held to the owner's limit too; nothing was queued.
+    expect((await scan(websites[maxOpenScansPerOwner]!, admin)).statusCode).toBe(429);
+    const { rows } = await db.pool.query('SELECT count(*)::int AS n FROM scans WHERE website_id = $1', [websites[maxOpenScansPerOwner]!.id]);
+    expect(rows[0].n).toBe(0);
+    // A website whose scan is open still hears that, not the limit.
+    expect((await scan(websites[0]!)).json().error.code).toBe('SCAN_IN_PROGRESS');
+    // Another owner is not held back by this one.
+    expect((await scan(await addWebsiteAs(neighbour, 'Next door'), neighbour)).statusCode).toBe(202);
+
+    // A running scan still counts; once one ends, the next may be queued.
+    const first = started[0]!.json();
+    await db.pool.query(`UPDATE scans SET status = 'running', claimed_by = 'runner-1', claimed_at = now() WHERE scan_id = $1`, [first.scanId]);
+    expect((await scan(websites[maxOpenScansPerOwner]!)).statusCode).toBe(429);
+    await complete(first.scanId, first.websiteId);
+    expect((await scan(websites[maxOpenScansPerOwner]!)).statusCode).toBe(202);
   });
 
   it('refuses a bad page count with a clear message', async () => {

@@ -3,16 +3,19 @@
 // loopback embeds the real widget — one analytics script loaded without blocking, one marketing
 // script correctly blocked — and a queued scan is run by the runner with the real engine in headless
 // Chromium. The report in the ledger and the read model names the violation, and the product's own
-// beacons were never sent (no consent counted for the scan).
+// beacons were never sent (no consent counted for the scan). Several runners share the queue fairly:
+// one owner's tarpit scans never hold another owner's scan back.
+import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendToStream, loadConfig } from '@consentry/infra';
-import { createTestDatabase, freePort, serveStaticPages, type TestDatabase } from '@consentry/infra/testing';
+import { createTestDatabase, freePort, serveStaticPages, waitFor, type TestDatabase } from '@consentry/infra/testing';
 import { addTestWebsite, type TestWebsite } from '@consentry/ingest/testing';
 import { getScanReport, listScans, scansProjection } from '@consentry/projections';
 import { startSystem, type RunningSystem } from '../system';
 import { launchScannerBrowser } from './browser';
-import { runNextScan, scheduleDueScans, type ScanRunnerOptions } from './scan-runner';
+import { runNextScan, scheduleDueScans, startScanRunner, type ScanRunnerOptions } from './scan-runner';
+import { serveTestSite, siteDomain, type TestSite } from './test-site.test-helper';
 
 let db: TestDatabase;
 let system: RunningSystem;
@@ -209,5 +212,99 @@ describe('scheduled scans', () => {
     await schedule();
     expect(told).toEqual([expect.arrayContaining(['set_before_consent _gcl_au'])]);
     expect(told[0]!.some((line) => line.includes('_ga '))).toBe(false);
+  }, 120_000);
+});
+
+describe('several runners and several owners', () => {
+  let tarpit: TestSite;
+  beforeAll(async () => {
+    // Its home page and a few others answer; the 200 pages it links to under /p/ never do, so a scan
+    // of it runs until its time limit (each of those pages takes the whole page timeout).
+    tarpit = await serveTestSite({ hangExtraPages: true, extraPages: 200 });
+  });
+  afterAll(async () => {
+    await tarpit?.close();
+  });
+
+  const queueScan = async (websiteId: string, maxPages: number): Promise<string> => {
+    const scanId = randomUUID();
+    await appendToStream(
+      db.pool,
+      `scan-${scanId}`,
+      [{ type: 'ScanRequested', data: { scanId, websiteId, trigger: 'owner', requestedBy: null, maxPages, requestedAt: new Date().toISOString() } }],
+      { expectedVersion: 'no_stream', inlineProjections: [scansProjection] },
+    );
+    return scanId;
+  };
+  const statusOf = async (scanIds: readonly string[]): Promise<string[]> => {
+    const { rows } = await db.pool.query<{ scan_id: string; status: string }>('SELECT scan_id, status FROM scans WHERE scan_id = ANY($1::uuid[])', [scanIds]);
+    return scanIds.map((scanId) => rows.find((row) => row.scan_id === scanId)?.status ?? 'missing');
+  };
+  const tarpitOr = (target: { domain: string }) => (target.domain === siteDomain ? tarpit.url('/') : `http://www.${target.domain}:${site.port}/`);
+
+  it("run another owner's 1-page scan to its end while one owner's tarpit scans still run", async () => {
+    const ownerA = randomUUID();
+    const tarpits: TestWebsite[] = [];
+    for (let index = 0; index < 3; index++) tarpits.push(await addTestWebsite(db.pool, { ownerId: ownerA, domain: siteDomain }));
+    const bakery = await addTestWebsite(db.pool, { domain: 'bakery.example.test' });
+    const finished: string[] = [];
+    const runner = startScanRunner({
+      ...runnerOptions(),
+      runnerId: 'fair-runner',
+      runners: 2,
+      pollMs: 100,
+      rootUrlOf: tarpitOr,
+      onOutcome: (outcome) => finished.push(outcome.scan.scanId),
+    });
+    try {
+      // Owner A queues a 200-page scan of each of three tarpit websites…
+      const scansOfA: string[] = [];
+      for (const website of tarpits) scansOfA.push(await queueScan(website.id, 200));
+      await waitFor(async () => (await statusOf(scansOfA)).includes('running'), { timeoutMs: 30_000, message: "a runner to take one of A's scans" });
+      // …and owner B a 1-page scan a moment later.
+      const scanOfB = await queueScan(bakery.id, 1);
+      await waitFor(() => finished.length > 0, { timeoutMs: 120_000, message: "the first scan to end (B's, while A's run)" });
+      expect(finished).toEqual([scanOfB]);
+      expect(await getScanReport(db.pool, scanOfB)).toMatchObject({ status: 'completed', pagesScanned: 1 });
+      // A holds one runner; the other was kept for owners with nothing running.
+      expect((await statusOf(scansOfA)).sort()).toEqual(['queued', 'queued', 'running']);
+    } finally {
+      await runner.stop();
+    }
+    // Stopping handed A's scan back to the queue, unrecorded, for the next runner to start afresh.
+    expect(finished).toHaveLength(1);
+    const { rows } = await db.pool.query(`SELECT status, claimed_by FROM scans s JOIN websites w ON w.id = s.website_id WHERE w.owner_id = $1`, [ownerA]);
+    expect(rows).toEqual(tarpits.map(() => ({ status: 'queued', claimed_by: null })));
+    await db.pool.query(`DELETE FROM scans WHERE status = 'queued'`);
+  }, 180_000);
+
+  it('keep the claim of a scan stuck on pages that never load, so no other runner takes it over', async () => {
+    const website = await addTestWebsite(db.pool, { domain: siteDomain });
+    const staleAfterMs = 2_000;
+    const runner = startScanRunner({ ...runnerOptions(), runnerId: 'slow-runner', pollMs: 100, staleAfterMs, rootUrlOf: tarpitOr });
+    try {
+      const scanId = await queueScan(website.id, 200);
+      // Sampled until the claim is renewed while no page finished (pages done unchanged): a heartbeat,
+      // not a progress report. Without one, a page that takes longer than staleAfterMs loses the claim.
+      let last: { pages_done: number; claimed_at: Date } | undefined;
+      await waitFor(
+        async () => {
+          const { rows } = await db.pool.query<{ pages_done: number; claimed_at: Date; status: string }>(
+            'SELECT pages_done, claimed_at, status FROM scans WHERE scan_id = $1',
+            [scanId],
+          );
+          const now = rows[0]!;
+          if (now.status !== 'running') return false;
+          const renewed = last !== undefined && now.pages_done === last.pages_done && now.claimed_at.getTime() > last.claimed_at.getTime();
+          last = now;
+          return renewed;
+        },
+        { timeoutMs: 90_000, intervalMs: staleAfterMs / 8, message: 'the claim renewed while no page finished' },
+      );
+      expect(await runNextScan({ ...runnerOptions(), runnerId: 'other-runner', staleAfterMs })).toBeNull();
+    } finally {
+      await runner.stop();
+      await db.pool.query(`DELETE FROM scans WHERE status = 'queued'`);
+    }
   }, 120_000);
 });

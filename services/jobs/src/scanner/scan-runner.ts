@@ -1,13 +1,13 @@
-// The scan runner of `consentry start` (and of `consentry scan`): takes the oldest queued scan from
-// the scans read model, one at a time, visits the website with the engine, and records the result as
-// ScanCompleted — or ScanFailed with a reason the owner can act on. Progress is reported as it goes
-// (it is also the claim's heartbeat: a runner that dies leaves a scan another runner takes over).
-// It also queues the scheduled scans of websites that are due one.
+// The scan runners of `consentry start` (and of `consentry scan`): take the next scan from the scans
+// read model, fairly across owners (scan-queue.ts), visit the website with the engine, and record the
+// result as ScanCompleted — or ScanFailed with a reason the owner can act on. Progress is reported as
+// it goes, and the claim renewed (a runner that dies leaves a scan another runner takes over). They
+// also queue the scheduled scans of websites that are due one.
 import { randomUUID } from 'node:crypto';
+import { availableParallelism } from 'node:os';
 import { defaultScanPages, scanStreamId, type ScanCompleted, type ScanFinding } from '@consentry/events';
 import { appendToStream, ConcurrencyError, type Db, type NewEvent } from '@consentry/infra';
 import {
-  claimNextScan,
   getPreviousScanFindings,
   getWebsite,
   isOpenScanConflict,
@@ -22,6 +22,7 @@ import type { Browser } from 'playwright-core';
 import { ChromiumMissingError, launchScannerBrowser } from './browser';
 import { classifyCookie } from './cookie-database';
 import { classifyObservation } from './findings';
+import { claimNextScanFairly, keepScanClaim, releaseScanClaim } from './scan-queue';
 import { scanWebsite, ScanError, type ScanOptions } from './scan-website';
 import type { AddressAllowance, HostLookup } from './address-guard';
 
@@ -72,15 +73,36 @@ export type ScanOutcome = { readonly scan: ScanSummary; readonly status: 'comple
 const maxItems = 5_000;
 const maxFindings = 1_000;
 
+const defaultStaleAfterMs = 120_000;
+
 /**
- * Runs the oldest queued scan, if any, to its end; null when the queue is empty. Never throws for a
- * scan that fails: the failure is recorded (ScanFailed) and returned.
+ * Runs the next scan of the queue (scan-queue.ts: fair across owners), if any, to its end; null when
+ * the queue is empty. Never throws for a scan that fails: the failure is recorded (ScanFailed) and
+ * returned.
  */
 export async function runNextScan(options: ScanRunnerOptions): Promise<ScanOutcome | null> {
   const now = options.now ?? (() => new Date());
-  const scan = await claimNextScan(options.pool, options.runnerId, now(), options.staleAfterMs ?? 120_000);
-  if (!scan) return null;
+  const scan = await claimNextScanFairly(options.pool, {
+    runner: options.runnerId,
+    now: now(),
+    staleAfterMs: options.staleAfterMs ?? defaultStaleAfterMs,
+    ownersRunningToo: true,
+  });
+  return scan ? runClaimedScan(options, scan) : null;
+}
+
+/**
+ * Runs a scan this runner claimed to its end, recording how it ended, and keeps its claim alive
+ * meanwhile. Aborted by `signal` (the runner stops), the scan is handed back to the queue unrecorded:
+ * null.
+ */
+async function runClaimedScan(options: ScanRunnerOptions, scan: ScanSummary, signal?: AbortSignal): Promise<ScanOutcome | null> {
+  const now = options.now ?? (() => new Date());
   const startedAt = now().toISOString();
+  const heartbeat = setInterval(
+    () => void keepScanClaim(options.pool, scan.scanId, options.runnerId, now()).catch(() => undefined),
+    (options.staleAfterMs ?? defaultStaleAfterMs) / 4,
+  );
   try {
     const website = await getWebsite(options.pool, scan.websiteId);
     if (!website) throw new ScanFailure('The website was removed before its scan could run.');
@@ -98,6 +120,7 @@ export async function runNextScan(options: ScanRunnerOptions): Promise<ScanOutco
         ...(options.lookup ? { lookup: options.lookup } : {}),
         ...(options.muteRequest ? { muteRequest: options.muteRequest } : {}),
         ...(options.timing ? { timing: options.timing } : {}),
+        ...(signal ? { signal } : {}),
         onProgress: (progress) => {
           void reportScanProgress(
             options.pool,
@@ -138,12 +161,18 @@ export async function runNextScan(options: ScanRunnerOptions): Promise<ScanOutco
     }
     return { scan, status: 'completed' };
   } catch (error) {
+    if (signal?.aborted) {
+      await releaseScanClaim(options.pool, scan.scanId, options.runnerId);
+      return null;
+    }
     const reason = reasonOf(error);
     await recordOnce(options.pool, scan.scanId, {
       type: 'ScanFailed',
       data: { scanId: scan.scanId, websiteId: scan.websiteId, reason, failedAt: now().toISOString() },
     });
     return { scan, status: 'failed', reason };
+  } finally {
+    clearInterval(heartbeat);
   }
 }
 
@@ -193,43 +222,116 @@ export interface ScanRunner {
 }
 
 /**
- * Works through the queue every `pollMs` (at once after a scan finished), one scan at a time, until
- * stopped; `onError` hears about what could not even be recorded (the database gone).
+ * What `SCAN_RUNNERS=auto` sets aside per runner: one scan's headless Chromium peaked at about 500 MiB
+ * (proportional set size of its processes, 25 pages of the test site: docs/scanner.md), doubled for
+ * heavier real sites.
+ */
+export const memoryPerScanRunnerMiB = 1024;
+/** Most runners `SCAN_RUNNERS=auto` starts in one process, however much memory is free. */
+export const maxAutoScanRunners = 4;
+
+/**
+ * How many scans this process runs at once: SCAN_RUNNERS, or with `auto` one per
+ * memoryPerScanRunnerMiB available now (within the process's cgroup limit) and per core (a starved
+ * Chromium times pages out), from 1 to maxAutoScanRunners.
+ */
+export function scanRunnerCount(
+  setting: number | 'auto',
+  machine: { readonly availableBytes: number; readonly cores: number } = { availableBytes: process.availableMemory(), cores: availableParallelism() },
+): number {
+  if (setting !== 'auto') return setting;
+  const byMemory = Math.floor(machine.availableBytes / (memoryPerScanRunnerMiB * 1024 * 1024));
+  return Math.max(1, Math.min(maxAutoScanRunners, byMemory, machine.cores));
+}
+
+/**
+ * Works through the queue with `runners` runners (default 1), each claiming every `pollMs` (at once
+ * after a scan finished), until stopped; `onError` hears about what could not even be recorded (the
+ * database gone). Claims in a process take turns, and with several runners the last idle one takes no
+ * scan of an owner who already has one running: an owner with many scans gets all runners but one, so
+ * another owner's scan starts at once instead of waiting for one of theirs to end.
  */
 export function startScanRunner(
-  options: ScanRunnerOptions & { pollMs?: number; scheduleEveryMs?: number; onOutcome?: (outcome: ScanOutcome) => void; onError?: (error: unknown) => void },
+  options: ScanRunnerOptions & {
+    runners?: number;
+    pollMs?: number;
+    scheduleEveryMs?: number;
+    onOutcome?: (outcome: ScanOutcome) => void;
+    onError?: (error: unknown) => void;
+  },
 ): ScanRunner {
+  const runners = Math.max(1, Math.floor(options.runners ?? 1));
+  const now = options.now ?? (() => new Date());
   let stopped = false;
   let scheduledAt = 0;
-  let timer: NodeJS.Timeout | undefined;
-  let wake: (() => void) | undefined;
-  const loop = (async () => {
+  let idle = runners;
+  let claims: Promise<unknown> = Promise.resolve();
+  const sleeping = new Map<NodeJS.Timeout, () => void>();
+  // Stopping hands the scans under way back to the queue rather than waiting up to a scan's five minutes.
+  const stopping = new AbortController();
+
+  const claimInTurn = (runnerId: string): Promise<ScanSummary | null> => {
+    const claim = claims.then(async () => {
+      if (stopped) return null;
+      const at = now();
+      if (at.getTime() - scheduledAt >= (options.scheduleEveryMs ?? 10 * 60_000)) {
+        scheduledAt = at.getTime();
+        await scheduleDueScans(options.pool, at);
+      }
+      const scan = await claimNextScanFairly(options.pool, {
+        runner: runnerId,
+        now: at,
+        staleAfterMs: options.staleAfterMs ?? defaultStaleAfterMs,
+        ownersRunningToo: runners === 1 || idle > 1,
+      });
+      if (scan) idle--;
+      return scan;
+    });
+    claims = claim.catch(() => undefined);
+    return claim;
+  };
+
+  const sleep = (): Promise<void> =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        sleeping.delete(timer);
+        resolve();
+      }, options.pollMs ?? 5_000);
+      sleeping.set(timer, resolve);
+    });
+
+  const work = async (runnerId: string): Promise<void> => {
     while (!stopped) {
       let outcome: ScanOutcome | null = null;
       try {
-        const now = (options.now ?? (() => new Date()))();
-        if (now.getTime() - scheduledAt >= (options.scheduleEveryMs ?? 10 * 60_000)) {
-          scheduledAt = now.getTime();
-          await scheduleDueScans(options.pool, now);
+        const scan = await claimInTurn(runnerId);
+        if (scan) {
+          try {
+            outcome = await runClaimedScan({ ...options, runnerId }, scan, stopping.signal);
+          } finally {
+            idle++;
+          }
+          if (outcome) options.onOutcome?.(outcome);
         }
-        outcome = await runNextScan(options);
-        if (outcome) options.onOutcome?.(outcome);
       } catch (error) {
         options.onError?.(error);
       }
       if (outcome || stopped) continue;
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-        timer = setTimeout(resolve, options.pollMs ?? 5_000);
-      });
+      await sleep();
     }
-  })();
+  };
+
+  const loops = Array.from({ length: runners }, (_, index) => work(runners === 1 ? options.runnerId : `${options.runnerId}#${index + 1}`));
   return {
     async stop() {
       stopped = true;
-      if (timer) clearTimeout(timer);
-      wake?.();
-      await loop;
+      stopping.abort(new Error('The scan runner is stopping'));
+      for (const [timer, wake] of sleeping) {
+        clearTimeout(timer);
+        wake();
+      }
+      sleeping.clear();
+      await Promise.all(loops);
     },
   };
 }
