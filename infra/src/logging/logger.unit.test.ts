@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createLogger, resolveLogFormat } from './logger';
 
 describe('the log format', () => {
@@ -42,5 +42,29 @@ describe('a logger', () => {
     expect(text()).toContain('crm.example');
     expect(text()).not.toContain('whsec_do-not-print');
     expect(text()).not.toContain('hunter2');
+  });
+});
+
+describe('a logger given a destination', () => {
+  it('writes there and nothing on standard output (a command whose stdout is its --json answer)', () => {
+    const { sink, text } = capture();
+    const stdout = vi.spyOn(process.stdout, 'write');
+    try {
+      for (const format of ['json', 'pretty', 'auto'] as const) createLogger({ format, destination: sink }).info('reusing the embedded PostgreSQL');
+      expect(stdout).not.toHaveBeenCalled();
+    } finally {
+      stdout.mockRestore();
+    }
+    expect(text().match(/reusing the embedded PostgreSQL/g)).toHaveLength(3);
+  });
+
+  it('is pretty under `auto` when that destination is a terminal, JSON when it is not', () => {
+    const terminal = capture();
+    Object.assign(terminal.sink, { isTTY: true });
+    createLogger({ format: 'auto', destination: terminal.sink }).info('on a terminal');
+    expect(terminal.text()).toMatch(/INFO.*on a terminal/);
+    const pipe = capture();
+    createLogger({ format: 'auto', destination: pipe.sink }).info('in a pipe');
+    expect(JSON.parse(pipe.text().trim())).toMatchObject({ msg: 'in a pipe' });
   });
 });

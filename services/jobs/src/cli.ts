@@ -100,11 +100,21 @@ function isArgumentError(error: unknown): error is Error {
   return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_');
 }
 
+// A command whose work is left waiting on something that can no longer happen (the event loop runs
+// dry) must not pass for a success: until main settles, the exit status is 1, and the reason is said.
+let settled = false;
+process.exitCode = 1;
+process.once('exit', () => {
+  if (!settled) process.stderr.write('consentry: the command stopped before it finished (it was left waiting on nothing); nothing says it succeeded\n');
+});
+
 main(process.argv.slice(2)).then(
   (code) => {
+    settled = true;
     process.exitCode = code;
   },
   (error: unknown) => {
+    settled = true;
     if (error instanceof ConfigError) {
       process.stderr.write(`${error.message}\n`);
       process.exitCode = 78;

@@ -6,8 +6,9 @@ import { createInterface } from 'node:readline';
 import { Writable } from 'node:stream';
 import { parseArgs } from 'node:util';
 import { AdminInputError, saveAdmin } from '@consentry/api';
-import { createLogger, createPool, migrateDatabase, type Config } from '@consentry/infra';
+import { createPool, migrateDatabase, type Config } from '@consentry/infra';
 import { openDatabase } from '../system';
+import { createCommandLogger } from './job';
 
 export const adminUsage = `Usage: consentry admin create --username NAME [--password-stdin]
 
@@ -89,8 +90,8 @@ export async function runAdmin(config: Config, args: readonly string[], io: Admi
     return 1;
   }
 
-  const logger = createLogger({ level: config.LOG_LEVEL, format: config.LOG_FORMAT });
-  const database = await openDatabase(config, logger);
+  // Like migrate, it may prepare a fresh install before its first start (the embedded server for its own run).
+  const database = await openDatabase(config, createCommandLogger(config), 'prepare');
   const pool = createPool(database.connectionString, { max: 2 });
   try {
     await migrateDatabase(pool);

@@ -1,6 +1,7 @@
-// What every ledger job shares: the database (embedded or DATABASE_URL, migrated), where it writes
-// (stdout/stderr, or a test's buffers), and a progress bar that only draws on a terminal.
-import { createLogger, createPool, migrateDatabase, type Config, type Db } from '@consentry/infra';
+// What every ledger job shares: the database (DATABASE_URL, or the running embedded one, migrated),
+// where it writes (stdout/stderr, or a test's buffers), and a progress bar that only draws on a
+// terminal. Standard output is the command's answer alone (`--json` is one document): logs go to stderr.
+import { createLogger, createPool, migrateDatabase, type Config, type Db, type Logger } from '@consentry/infra';
 import cliProgress from 'cli-progress';
 import { openDatabase } from '../system';
 
@@ -17,9 +18,14 @@ export const processIo: JobIo = {
   interactive: Boolean(process.stderr.isTTY),
 };
 
+/** The log of a command other than `start`: on standard error, which leaves stdout to the answer. */
+export function createCommandLogger(config: Config): Logger {
+  return createLogger({ level: config.LOG_LEVEL, format: config.LOG_FORMAT, destination: process.stderr });
+}
+
+/** Runs a job on the running installation's database; it never starts the embedded one. */
 export async function withJobDatabase<T>(config: Config, work: (pool: Db) => Promise<T>): Promise<T> {
-  const logger = createLogger({ level: config.LOG_LEVEL, format: config.LOG_FORMAT });
-  const database = await openDatabase(config, logger);
+  const database = await openDatabase(config, createCommandLogger(config), 'connect');
   const pool = createPool(database.connectionString, { max: 4 });
   try {
     await migrateDatabase(pool);

@@ -1,10 +1,11 @@
 // `consentry replay [--projection NAME]`: rebuilds projections from the event log with a progress
 // bar, while the rest of the system keeps running (see projections/src/runtime/replay.ts).
 import { parseArgs } from 'node:util';
-import { createLogger, createPool, migrateDatabase, type Config } from '@consentry/infra';
+import { createPool, migrateDatabase, type Config } from '@consentry/infra';
 import { allProjections, findProjection, replayProjection, type ReplaySummary } from '@consentry/projections';
 import cliProgress from 'cli-progress';
 import { openDatabase } from '../system';
+import { createCommandLogger } from './job';
 
 export async function runReplay(config: Config, args: readonly string[]): Promise<number> {
   const { values } = parseArgs({
@@ -24,8 +25,7 @@ export async function runReplay(config: Config, args: readonly string[]): Promis
     return 2;
   }
 
-  const logger = createLogger({ level: config.LOG_LEVEL, format: config.LOG_FORMAT });
-  const database = await openDatabase(config, logger);
+  const database = await openDatabase(config, createCommandLogger(config), 'connect');
   const pool = createPool(database.connectionString, { max: 4 });
   const summaries: ReplaySummary[] = [];
   try {

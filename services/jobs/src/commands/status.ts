@@ -24,9 +24,9 @@
 // Leader = { processId, host, pid, alive: boolean }: the process whose heartbeat claims the lock.
 import { parseArgs } from 'node:util';
 import { readSystemStatus, type CheckpointStatus, type LagFigure, type LeaderRef, type SystemStatus } from '@consentry/api';
-import { createLogger, createPool, migrateDatabase, type Config, type Db } from '@consentry/infra';
+import { createPool, migrateDatabase, type Config, type Db } from '@consentry/infra';
 import { openDatabase } from '../system';
-import { formatCount, processIo, type JobIo } from './job';
+import { createCommandLogger, formatCount, processIo, type JobIo } from './job';
 
 /** Events read at most to count lag exactly (one bounded index scan). */
 const countLimit = 100_000;
@@ -45,12 +45,12 @@ export async function runStatus(config: Config, args: readonly string[], io: Job
  */
 async function withStatusDatabase<T>(config: Config, io: JobIo, work: (pool: Db) => Promise<T>): Promise<T | null> {
   // Logs go to stderr, so --json stays parseable when the embedded server says something.
-  const logger = createLogger({ level: config.LOG_LEVEL, format: config.LOG_FORMAT, destination: process.stderr });
+  const logger = createCommandLogger(config);
   const unreachable = (error: unknown) => {
     io.err(`consentry status: cannot reach the database: ${withoutSecrets(config, error)}\n`);
     return null;
   };
-  const database = await openDatabase(config, logger).catch(unreachable);
+  const database = await openDatabase(config, logger, 'connect').catch(unreachable);
   if (!database) return null;
   const pool = createPool(database.connectionString, { max: 4, applicationName: 'consentry status' });
   try {
