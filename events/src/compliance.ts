@@ -123,17 +123,67 @@ export const EventsPurged = defineEvent({
 export type EventsPurged = EventOf<typeof EventsPurged>;
 
 /** What an erasure nulls in a consent event. */
-export const erasableFields = ['ipAddress', 'userAgent', 'email', 'city'] as const;
+export const erasableFields = ['ipAddress', 'userAgent', 'email', 'city', 'pageUrl'] as const;
 
-/** What an erasure nulls, per event type: a choice's personal data, and what identified the visitor. */
+/** What an erasure removes from a page view: its address and referrer down to their origins, its title. */
+export const pageViewErasableFields = ['url', 'referrer', 'title'] as const;
+
+/**
+ * What an erasure removes, per event type: a choice's personal data and the page it was made on,
+ * what identified the visitor, and the addresses and titles of their page views (whose query strings
+ * and paths can hold what they typed).
+ */
 export const erasableFieldsByType: Readonly<Record<string, readonly string[]>> = {
   ConsentGiven: erasableFields,
   ConsentDeclined: erasableFields,
+  PageViewed: pageViewErasableFields,
   ...identificationErasableFields,
 };
 
 /** Every field an erasure may name (a SubjectErased event lists the ones it nulled). */
-export const subjectErasedFields = [...erasableFields, 'name', 'company', 'pageUrl', 'organisation', 'asn', 'details'] as const;
+export const subjectErasedFields = [
+  ...erasableFields,
+  'name',
+  'company',
+  'organisation',
+  'asn',
+  'details',
+  ...pageViewErasableFields,
+] as const;
+
+/**
+ * The origin of a page address (`https://shop.example:8443`): what analytics counts a visit by (the
+ * referrer's host, and whether it is the site's own), without the path, query or credentials that can
+ * hold what a visitor typed. null when the address names no host.
+ */
+function originOf(address: string): string | null {
+  try {
+    const url = new URL(address);
+    return url.hostname === '' ? null : `${url.protocol}//${url.host}`;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The fields an erasure changes in an event, with what they become: null, except a page view's url
+ * and referrer, which keep their origin so that a replay counts referrers as before (top pages count
+ * the `path`, which stays). Empty when nothing is left to erase.
+ */
+export function erasurePatchOf(type: string, data: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const patch: Record<string, unknown> = {};
+  for (const field of erasableFieldsByType[type] ?? []) {
+    const value = data[field];
+    if (value == null) continue;
+    const erased = type === 'PageViewed' && (field === 'url' || field === 'referrer') && typeof value === 'string'
+      ? field === 'url'
+        ? (originOf(value) ?? '/')
+        : originOf(value)
+      : null;
+    if (erased !== value) patch[field] = erased;
+  }
+  return patch;
+}
 
 export const SubjectErasedData = z.strictObject({
   erasureId: uuid,

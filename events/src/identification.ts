@@ -3,6 +3,7 @@
 // webhook endpoints that carry leads on to email, ads and CRM tools. Visitor-side events live on the
 // visitor's consent stream (consentStreamId), beside the choices that allowed them, so a subject
 // export, an erasure and a purge reach them the way they reach the choices.
+import isEmail from 'validator/lib/isEmail.js';
 import { z } from 'zod';
 import { defineEvent, type EventOf } from './definition';
 import { actor, isoDateTime, uuid, visitorId, websiteId } from './fields';
@@ -22,13 +23,35 @@ export const identificationSource = z.enum(identificationSources);
 export type IdentificationSource = z.infer<typeof identificationSource>;
 
 /**
- * A normalised email address: trimmed, lower-case, one `@`, a dotted domain, at most 254 characters.
+ * What a mail server would deliver to, as `isEmail` of validator (a well-kept RFC 5321/5322 parser)
+ * reads it, less the forms a lead never needs and markup hides in: a dot-atom local part (letters,
+ * digits, ``!#$%&'*+-/=?^_`{|}~``, and non-ASCII as SMTPUTF8 allows), so plus addressing works but
+ * quoted local parts (`"a b"@x`), display names (`Ada <a@x>`) and address literals (`a@[1.2.3.4]`)
+ * are refused; a domain of hostname labels and a letter TLD (subdomains, `xn--` and Unicode IDN
+ * labels); at most 64 bytes before the `@`, 254 characters in all; and no whitespace, control,
+ * format (bidi, zero-width) or private-use character anywhere. widget/src/identify.ts restates it.
+ */
+const isEmailAddress = (email: string): boolean =>
+  !/[\p{C}\p{Z}]/u.test(email) &&
+  isEmail(email, {
+    allow_display_name: false,
+    allow_utf8_local_part: true,
+    require_tld: true,
+    allow_ip_domain: false,
+    allow_underscores: false,
+    domain_specific_validation: false,
+    // A quoted local part is the one place an address may hold <, > and spaces.
+    blacklisted_chars: '"',
+  });
+
+/**
+ * A normalised email address: trimmed, lower-case and an address a mail server would take (above).
  * Normalise with `normaliseEmail` before parsing.
  */
 export const normalisedEmail = z
   .string()
   .max(254)
-  .regex(/^[^\s@A-Z]{1,64}@(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, { error: 'Expected a normalised email address' });
+  .refine((email) => email === email.toLowerCase() && isEmailAddress(email), { error: 'Expected a normalised email address' });
 
 /** Trims and lower-cases an address; null when what is left is not an email address. */
 export function normaliseEmail(raw: string): string | null {

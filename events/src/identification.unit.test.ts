@@ -4,6 +4,7 @@ import { allowsIdentification, normaliseEmail, VisitorIdentifiedData } from './i
 import { SubscriptionPlanPublished, SubscriptionPlanPublishedData } from './plan';
 import { grantAll, grantNone, optionalPurposes } from './purposes';
 import { exampleEventData } from './examples';
+import { acceptedEmails, refusedEmails } from './email-corpus.test-helper';
 
 describe('allowsIdentification', () => {
   const all = grantAll(optionalPurposes);
@@ -27,6 +28,13 @@ describe('normaliseEmail', () => {
     'refuses %j',
     (raw) => expect(normaliseEmail(raw)).toBeNull(),
   );
+  it.each(acceptedEmails)('takes what a mail server would deliver to: %j', (raw) => {
+    expect(normaliseEmail(` ${raw} `)).toBe(raw.toLowerCase());
+  });
+  it.each(refusedEmails)('refuses markup, injections and forms a lead never needs: %j', (raw) => {
+    expect(normaliseEmail(raw)).toBeNull();
+    expect(VisitorIdentifiedData.safeParse({ ...exampleEventData.VisitorIdentified, email: raw.toLowerCase() }).success).toBe(false);
+  });
   it('is what a VisitorIdentified event accepts, and nothing un-normalised', () => {
     const example = exampleEventData.VisitorIdentified;
     expect(VisitorIdentifiedData.safeParse(example).success).toBe(true);

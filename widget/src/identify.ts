@@ -34,14 +34,37 @@ export type IdentifyBridge = [
   visitorId: () => string,
 ];
 
-/** The events package's `normalisedEmail` rule, restated (widget bundles nothing from the server side). */
-export const EMAIL_PATTERN = /^[^\s@A-Z]{1,64}@(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+/**
+ * The events package's email rule (events/src/identification.ts: validator's isEmail, strict),
+ * restated: the widget bundles nothing from the server side, and identify.unit.test.ts holds the two
+ * to agreement. A dot-atom local part of at most 64 bytes; hostname labels (Unicode allowed, no `_`,
+ * no full-width forms, no hyphen at either end) and a letter TLD; no quote, whitespace, control or
+ * format character anywhere; at most 254 characters.
+ */
+const LOCAL_ATOM = /^[\w!#$%&'*+/=?^`{|}~\u00a1-\ud7ff\uf900-\ufdcf\ufdf0-\uffef-]+$/;
+const LABEL = /^(?!-)(?!.*-$)[a-z\d\u00a1-\uff00\uff5f-\uffff-]{1,63}$/;
+const TLD = /^([a-z\u00a1-\u00a8\u00aa-\ud7ff\uf900-\ufdcf\ufdf0-\uffef]{2,}|xn[a-z\d-]{2,})$/;
+const bytes = (text: string): number => encodeURI(text).split(/%..|./).length - 1;
 
 /** Trimmed and lower-cased; null when what is left is not an email address (as events' normaliseEmail). */
 export function normaliseEmail(raw: unknown): string | null {
   if (typeof raw !== 'string') return null;
   const email = raw.trim().toLowerCase();
-  return email.length <= 254 && EMAIL_PATTERN.test(email) ? email : null;
+  const at = email.lastIndexOf('@');
+  const local = email.slice(0, at);
+  const domain = email.slice(at + 1);
+  const labels = domain.split('.');
+  return at > 0 &&
+    email.length <= 254 &&
+    !/[\p{C}\p{Z}"]/u.test(email) &&
+    bytes(local) <= 64 &&
+    bytes(domain) <= 254 &&
+    local.split('.').every((atom) => LOCAL_ATOM.test(atom)) &&
+    labels.length > 1 &&
+    TLD.test(labels[labels.length - 1]!) &&
+    labels.every((label) => LABEL.test(label))
+    ? email
+    : null;
 }
 
 export type FieldKind = 'email' | 'name' | 'company';

@@ -4,7 +4,9 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { emailCorpus } from '../../events/src/email-corpus.test-helper';
 import { normaliseEmail as normaliseInEvents } from '../../events/src/identification';
 import { normaliseEmail, startIdentify, type IdentifyBridge } from './identify';
 import { UUID_PATTERN } from './ids';
@@ -44,10 +46,25 @@ describe('normaliseEmail', () => {
       'ada@' + 'a'.repeat(63) + '.com',
       'ada@' + 'a'.repeat(64) + '.com',
       'ada@' + ('a'.repeat(60) + '.').repeat(4) + 'com',
+      ...emailCorpus,
     ];
     for (const raw of cases) expect({ raw, got: normaliseEmail(raw) }).toEqual({ raw, got: normaliseInEvents(raw) });
     expect(normaliseEmail(' Ada.Lovelace@Example.COM ')).toBe('ada.lovelace@example.com');
     for (const notText of [undefined, null, 42, {}, ['ada@example.com']]) expect(normaliseEmail(notText)).toBeNull();
+  });
+
+  it('agrees with the events package on generated addresses of every awkward character', () => {
+    // Characters each rule treats specially, so generated strings sit on the rules' edges.
+    const awkward = ['a', 'Z', '0', '.', '@', '-', '_', '+', '"', '<', '>', '(', ' ', '\t', '\u00e4', '\u00a9', '\u200b', '\u202e', '\uff21', '\ud83d\ude00', '\ud800', 'x', 'n', '[', ']', "'"];
+    const part = fc.array(fc.constantFrom(...awkward), { maxLength: 12 }).map((chars) => chars.join(''));
+    const tld = fc.constantFrom('com', 'c', 'xn--p1ai', '\u00e4\u00e4', 'c0m', '');
+    const address = fc.tuple(part, part, part, tld).map(([local, label, sub, top]) => `${local}@${sub}.${label}.${top}`.replace(/\.\./g, '.'));
+    fc.assert(
+      fc.property(fc.oneof(address, part), (raw) => {
+        expect({ raw, got: normaliseEmail(raw) }).toEqual({ raw, got: normaliseInEvents(raw) });
+      }),
+      { numRuns: 3000 },
+    );
   });
 });
 

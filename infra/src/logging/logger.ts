@@ -4,10 +4,11 @@
 // line, which is what machines read.
 import pino from 'pino';
 import pretty from 'pino-pretty';
+import { serializeRequest } from './request-serializer';
 
 export type Logger = pino.Logger;
 
-/** `auto`: pretty when standard output is a terminal, JSON otherwise. */
+/** `auto`: pretty when the log's destination (standard output unless told) is a terminal, JSON otherwise. */
 export const logFormats = ['auto', 'pretty', 'json'] as const;
 export type LogFormat = (typeof logFormats)[number];
 
@@ -19,7 +20,10 @@ export interface LoggerOptions {
   readonly level?: string;
   readonly name?: string;
   readonly format?: LogFormat;
-  /** Where lines go (standard output unless given); `auto` then means JSON. */
+  /**
+   * Where lines go: standard output unless given. Commands whose standard output is their answer
+   * (`--json`, a report, an export) log to process.stderr. `auto` looks at whether this is a terminal.
+   */
   readonly destination?: NodeJS.WritableStream;
 }
 
@@ -27,6 +31,8 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   const settings: pino.LoggerOptions = {
     name: options.name ?? 'consentry',
     level: options.level ?? 'info',
+    // Replaces fastify's: the client address truncated (request-serializer.ts).
+    serializers: { req: serializeRequest },
     redact: {
       paths: [
         'password',
@@ -42,7 +48,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       censor: '[redacted]',
     },
   };
-  const isTerminal = options.destination === undefined && process.stdout.isTTY === true;
+  const isTerminal = Reflect.get(options.destination ?? process.stdout, 'isTTY') === true;
   if (resolveLogFormat(options.format ?? 'auto', isTerminal) === 'json') {
     return options.destination ? pino(settings, options.destination) : pino(settings);
   }

@@ -138,11 +138,11 @@ export const consentRecordsProjection: Projection = {
         continue;
       }
       if (event.type !== 'ConsentGiven' && event.type !== 'ConsentDeclined') continue;
-      const { ipAddress, userAgent, email, city } = event.data;
+      const { ipAddress, userAgent, email, city, pageUrl } = event.data;
       await tx.query({
         name: 'consent-records-rewrite',
-        text: 'UPDATE consent_records SET ip_address = $2, user_agent = $3, email = $4, city = $5 WHERE event_id = $1',
-        values: [event.eventId, ipAddress, userAgent, email, city],
+        text: 'UPDATE consent_records SET ip_address = $2, user_agent = $3, email = $4, city = $5, page_url = $6 WHERE event_id = $1',
+        values: [event.eventId, ipAddress, userAgent, email, city, pageUrl],
       });
     }
   },

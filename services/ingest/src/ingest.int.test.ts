@@ -542,7 +542,6 @@ describe('the cookie declaration', () => {
     expect(page.statusCode).toBe(200);
     expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(page.headers['content-security-policy']).toContain("default-src 'none'");
-    expect(page.headers['content-security-policy']).toContain('frame-ancestors *');
     expect(page.body).toContain('<h1>Cookies on shop.example.test</h1>');
     expect(page.body).toContain('<code>_ga</code>');
     expect(page.body).toContain('&lt;img src=x onerror=alert(1)&gt;');
@@ -550,6 +549,22 @@ describe('the cookie declaration', () => {
     const embedded = await ingest.app.inject({ method: 'GET', url: `/cookies/${site.embedCode}?embed=1` });
     expect(embedded.body).not.toContain('<h1>');
     expect(embedded.body).toContain('<code>_ga</code>');
+  });
+
+  it('may be framed only as the embed variant', async () => {
+    const site = await addTestWebsite(db.pool);
+    const frameAncestorsOf = (csp: unknown) => /(?:^|;\s*)frame-ancestors ([^;]*)/.exec(String(csp))?.[1];
+    for (const url of [`/cookies/${site.embedCode}`, `/cookies/${site.embedCode}?embed=0`]) {
+      const page = await ingest.app.inject({ method: 'GET', url });
+      expect(page.statusCode, url).toBe(200);
+      expect(frameAncestorsOf(page.headers['content-security-policy']), url).toBe("'none'");
+      expect(page.headers['x-frame-options'], url).toBe('DENY');
+    }
+    const embedded = await ingest.app.inject({ method: 'GET', url: `/cookies/${site.embedCode}?embed=1` });
+    expect(embedded.statusCode).toBe(200);
+    expect(frameAncestorsOf(embedded.headers['content-security-policy'])).toBe('*');
+    expect(embedded.headers['x-frame-options']).toBeUndefined();
+    expect(embedded.headers['content-security-policy']).toContain("default-src 'none'");
   });
 
   it('says a site was not scanned yet, and answers 404 and 403 like the config', async () => {

@@ -1,10 +1,10 @@
 // Uploaded images (logos, the hero background) arrive as base64 data URLs and are shown to every
 // visitor of the app and the public site, so they are checked for what they are, not for what they
 // claim: the decoded bytes must start with the signature of the declared type (PNG, JPEG, GIF,
-// WebP), and an SVG must be well-formed XML with an <svg> root and nothing that runs or embeds
-// content (scripts, foreign objects, frames, event-handler attributes, javascript: links).
-import { SaxesParser } from 'saxes';
+// WebP), and an SVG is rebuilt from an allow-list of elements and attributes (svg-sanitiser.ts),
+// refused when it holds anything that runs, embeds, links or loads; the rebuilt SVG is what is kept.
 import { z } from 'zod';
+import { sanitiseSvg } from './svg-sanitiser';
 
 export type ImageProblem = { readonly apiCode: 'FILE_TOO_LARGE' | 'INVALID_FILE_TYPE'; readonly message: string };
 
@@ -23,55 +23,15 @@ const rasterSignatures: Record<string, (bytes: Buffer) => boolean> = {
   webp: (bytes) => startsWith(bytes, ascii('RIFF')) && startsWith(bytes, ascii('WEBP'), 8),
 };
 
-/** Elements that run code or pull in other documents. Compared without namespace prefix, in lower case. */
-const forbiddenSvgElements = new Set(['script', 'foreignobject', 'iframe', 'embed', 'object', 'handler', 'listener']);
-
 /** The size as people read it (spec: 'smaller than 2MB'). */
 function formatBytes(bytes: number): string {
   const mebibytes = bytes / (1024 * 1024);
   return mebibytes >= 1 ? `${Number(mebibytes.toFixed(1))}MB` : `${Math.ceil(bytes / 1024)}KB`;
 }
 
-/** Why an SVG document is refused, or null when it is a harmless drawing. */
+/** Why an SVG document is refused, or null when it is a drawing (kept as sanitiseSvg rebuilds it). */
 export function findSvgProblem(svg: string): string | null {
-  const parser = new SaxesParser({ xmlns: false });
-  let problem: string | null = null;
-  let depth = 0;
-  let rootName: string | null = null;
-  parser.on('doctype', () => {
-    // Entity declarations are how XML bombs and external entities get in; drawings need none.
-    problem ??= 'an SVG must not have a DOCTYPE';
-  });
-  parser.on('processinginstruction', (instruction) => {
-    if (instruction.target.toLowerCase() === 'xml-stylesheet') problem ??= 'an SVG must not load style sheets';
-  });
-  parser.on('opentag', (tag) => {
-    const localName = (tag.name.split(':').pop() ?? '').toLowerCase();
-    if (depth === 0) rootName = localName;
-    depth += 1;
-    if (forbiddenSvgElements.has(localName)) problem ??= `an SVG must not contain <${tag.name}>`;
-    for (const [name, value] of Object.entries(tag.attributes)) {
-      const attributeName = name.toLowerCase();
-      const attributeLocalName = attributeName.split(':').pop() ?? '';
-      if (attributeLocalName.startsWith('on')) problem ??= `an SVG must not have event handler attributes (${name})`;
-      // Strip what browsers ignore inside a URL scheme before looking at it.
-      const compact = [...value].filter((char) => char.charCodeAt(0) > 0x20).join('').toLowerCase();
-      if (compact.includes('javascript:') || compact.includes('vbscript:') || compact.startsWith('data:text/html')) {
-        problem ??= `an SVG must not link to scripts (${name})`;
-      }
-    }
-  });
-  parser.on('closetag', () => {
-    depth -= 1;
-  });
-  try {
-    parser.write(svg).close();
-  } catch {
-    return 'the file is not well-formed SVG';
-  }
-  if (problem) return problem;
-  if (rootName !== 'svg') return 'an SVG must have an <svg> root element';
-  return null;
+  return sanitiseSvg(svg).problem ?? null;
 }
 
 /** What is wrong with an image data URL, or null when it is a real image of at most `maxBytes`. */
@@ -85,23 +45,35 @@ export function findImageProblem(dataUrl: string, maxBytes: number): ImageProble
   const payload = dataUrl.slice(header[0].length);
   if (payload.length === 0 || payload.length % 4 !== 0 || !base64Payload.test(payload)) return invalid('the data is not valid base64');
   const decodedLength = (payload.length / 4) * 3 - (payload.endsWith('==') ? 2 : payload.endsWith('=') ? 1 : 0);
-  if (decodedLength > maxBytes) {
-    return { apiCode: 'FILE_TOO_LARGE', message: `File too large: please choose an image smaller than ${formatBytes(maxBytes)}` };
-  }
+  const tooLarge: ImageProblem = { apiCode: 'FILE_TOO_LARGE', message: `File too large: please choose an image smaller than ${formatBytes(maxBytes)}` };
+  if (decodedLength > maxBytes) return tooLarge;
   const bytes = Buffer.from(payload, 'base64');
   const type = header[1] ?? '';
   if (type === 'svg+xml') {
-    const problem = findSvgProblem(bytes.toString('utf8'));
-    return problem ? invalid(problem) : null;
+    const sanitised = sanitiseSvg(bytes.toString('utf8'));
+    if (sanitised.problem !== undefined) return invalid(sanitised.problem);
+    // What is kept is the rebuilt document, whose escapes can make it a little longer.
+    return Buffer.byteLength(sanitised.svg, 'utf8') > maxBytes ? tooLarge : null;
   }
   const matches = rasterSignatures[type];
   return matches?.(bytes) ? null : invalid(`the data is not a ${type.toUpperCase()} image`);
 }
 
 /**
+ * The data URL as it is kept: an SVG rebuilt from the allow-list (svg-sanitiser.ts); anything else,
+ * or anything findImageProblem refuses, as it is.
+ */
+export function keptImageDataUrl(dataUrl: string): string {
+  const header = 'data:image/svg+xml;base64,';
+  if (!dataUrl.startsWith(header)) return dataUrl;
+  const { svg } = sanitiseSvg(Buffer.from(dataUrl.slice(header.length), 'base64').toString('utf8'));
+  return svg === undefined ? dataUrl : header + Buffer.from(svg, 'utf8').toString('base64');
+}
+
+/**
  * A request field holding an image data URL; a refusal carries its api code (FILE_TOO_LARGE,
  * INVALID_FILE_TYPE) for the error handler. The length bound comes first, so an oversized value is
- * never decoded.
+ * never decoded. An SVG that passes is replaced by its rebuilt, allow-listed form.
  */
 export function imageUpload(maxBytes: number) {
   const maxLength = Math.ceil(maxBytes / 3) * 4 + 'data:image/svg+xml;base64,'.length;
@@ -114,7 +86,9 @@ export function imageUpload(maxBytes: number) {
         return;
       }
       const problem = findImageProblem(ctx.value, maxBytes);
-      if (problem) ctx.issues.push({ code: 'custom', input: ctx.value, message: problem.message, params: { apiCode: problem.apiCode } });
+      if (problem) ctx.issues.push({ code: 'custom', input: ctx.value, message: problem.message, params: { apiCode: problem.apiCode }, continue: false });
     })
+    // Runs only once the checks passed (each stops the parse): the rebuilt SVG replaces the upload.
+    .overwrite(keptImageDataUrl)
     .meta({ description: `An image as a base64 data URL (PNG, JPEG, GIF, WebP or SVG), at most ${formatBytes(maxBytes)} decoded` });
 }

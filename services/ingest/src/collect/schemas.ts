@@ -20,10 +20,14 @@ import {
   textsHash,
   visitorId,
 } from '@consentry/events';
+import { stripPageAddress } from './page-address';
 
 // Lower-cased: one event has one id, whatever case the sender wrote it in.
 const eventId = z.uuid({ error: 'Expected a UUID' }).transform((id) => id.toLowerCase());
 const text = (max: number) => z.string().max(max);
+/** A page address, kept without its query string, fragment and credentials (page-address.ts). */
+const pageAddress = text(2048).transform(stripPageAddress);
+const optionalPageUrl = pageAddress.nullable().default(null);
 
 /**
  * A choice: the purposes offered and granted and how (widget 2), or only `choice` from a widget 1
@@ -41,7 +45,7 @@ export const consentBody = z
     method: consentMethod.optional(),
     source: consentSource,
     policyVersion,
-    pageUrl: text(2048).nullable().default(null),
+    pageUrl: optionalPageUrl,
     language: text(16).nullable().default(null),
     shownLanguage: languageTag.nullable().default(null),
     textsHash: textsHash.nullable().default(null),
@@ -74,8 +78,8 @@ export const pageviewBody = z.strictObject({
   eventId,
   visitorId,
   pageviewId: eventId,
-  url: text(2048).min(1),
-  referrer: text(2048).default(''),
+  url: pageAddress.pipe(z.string().min(1, { error: 'Expected the page address' })),
+  referrer: pageAddress.default(''),
   title: text(256).default(''),
 });
 
@@ -122,7 +126,7 @@ export const identifyBody = z.strictObject({
     }),
   name: personText,
   company: personText,
-  pageUrl: text(2048).nullable().default(null),
+  pageUrl: optionalPageUrl,
   occurredAt: isoDateTime,
 });
 export type IdentifyBody = z.infer<typeof identifyBody>;

@@ -9,6 +9,8 @@ import { embedCodeParams, errorAnswer } from '../collect/schemas';
 import { IngestError } from '../errors';
 import { buildCookieDeclaration, renderCookieDeclaration, type CookieDeclaration } from './declaration';
 
+/** The declaration page's CSP, less frame-ancestors (which depends on the variant). */
+const declarationPolicy = "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'";
 
 export const cookieDeclarationRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async (app, { pool }) => {
   async function declarationOf(embedCode: string): Promise<CookieDeclaration> {
@@ -38,12 +40,15 @@ export const cookieDeclarationRoutes: FastifyPluginAsyncZod<{ pool: Db }> = asyn
     '/cookies/:embedCode',
     { schema: { params: embedCodeParams, querystring: z.object({ embed: z.enum(['0', '1']).optional() }) } },
     async (request, reply) => {
-      const html = renderCookieDeclaration(await declarationOf(request.params.embedCode), request.query.embed === '1');
+      const embed = request.query.embed === '1';
+      const html = renderCookieDeclaration(await declarationOf(request.params.embedCode), embed);
+      if (!embed) reply.header('x-frame-options', 'DENY');
       return reply
         .header('cache-control', 'public, max-age=300')
         .header('x-content-type-options', 'nosniff')
-        // Only its own inline stylesheet; any page may frame it (the owner's cookie policy does).
-        .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors *")
+        // Only its own inline stylesheet. Only the embed variant may be framed, by any page (the
+        // owner's cookie policy); the page itself never, so nobody can dress it up as theirs.
+        .header('content-security-policy', `${declarationPolicy}; frame-ancestors ${embed ? '*' : "'none'"}`)
         .type('text/html; charset=utf-8')
         .send(html);
     },

@@ -1,0 +1,19 @@
+import { describe, expect, it } from 'vitest';
+import { stripPageAddress } from './page-address';
+
+describe('a page address as ingest keeps it', () => {
+  it.each([
+    ['https://shop.example/pricing', 'https://shop.example/pricing'],
+    ['https://shop.example/signup?email=ada%40example.com&plan=pro', 'https://shop.example/signup'],
+    ['https://shop.example/callback#access_token=secret', 'https://shop.example/callback'],
+    ['https://shop.example/a?b#c?d', 'https://shop.example/a'],
+    ['https://ada:hunter2@shop.example/account?x=1', 'https://shop.example/account'],
+    ['https://shop.example:8443/?q=ada@example.com', 'https://shop.example:8443/'],
+    ['https://shop.example/naïve/path', 'https://shop.example/naïve/path'],
+    ['/relative/path?email=ada@example.com', '/relative/path'],
+    ['not a url ?email=ada@example.com', 'not a url '],
+    ['', ''],
+  ])('keeps %j as %j', (address, kept) => {
+    expect(stripPageAddress(address)).toBe(kept);
+  });
+});
