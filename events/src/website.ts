@@ -110,6 +110,13 @@ export const identificationForms = z.enum(identificationFormModes);
 export type IdentificationForms = z.infer<typeof identificationForms>;
 export const defaultIdentificationForms: IdentificationForms = 'all';
 
+/**
+ * The most resolutions (people identified for the first time in a UTC month, docs/identification.md)
+ * the owner will pay for on a website in a month; past it, ingest identifies only people already
+ * resolved that month. null: unlimited (the default).
+ */
+export const monthlyResolutionCap = z.int().min(1).max(10_000_000);
+
 /** The owner's rule per region (`EU`, a country `GB`, a US state `US-CA`); regions not named keep the default. */
 export const regionRules = z.record(z.string().max(16), consentRule).superRefine((rules, ctx) => {
   const regions = Object.keys(rules);
@@ -138,6 +145,7 @@ const websiteSettingNames = [
   'forceOptIn',
   'scanIntervalDays',
   'identificationForms',
+  'monthlyResolutionCap',
 ] as const;
 
 /** Only the settings that changed are present; an event that changes nothing is refused. */
@@ -168,6 +176,8 @@ export const WebsiteSettingsChangedData = z
     scanIntervalDays: scanIntervalDays.optional(),
     /** Which forms identify a visitor who allowed identification: every form with an email field, or only marked ones. */
     identificationForms: identificationForms.optional(),
+    /** The monthly resolution cap (billing protection); null: unlimited. */
+    monthlyResolutionCap: monthlyResolutionCap.nullable().optional(),
     changedAt: isoDateTime,
   })
   .refine((data) => websiteSettingNames.some((name) => data[name] !== undefined), {

@@ -97,6 +97,8 @@ describe('when website settings change', () => {
       { policyVersion: '2024-05' },
       { privacyPolicyUrl: null },
       { privacyPolicyUrl: 'https://example.com/privacy' },
+      { monthlyResolutionCap: 500 },
+      { monthlyResolutionCap: null },
     ]) {
       expect(failuresOf(WebsiteSettingsChangedData, { ...base, ...setting })).toEqual([]);
     }
@@ -107,7 +109,7 @@ describe('when website settings change', () => {
       {
         path: '',
         message:
-          'Expected at least one changed setting (retentionMonths, ipAddressMode, bannerPosition, bannerTheme, policyVersion, privacyPolicyUrl, purposes, services, consentLifetimeMonths, defaultLanguage, textOverrides, regionRules, forceOptIn, scanIntervalDays, identificationForms)',
+          'Expected at least one changed setting (retentionMonths, ipAddressMode, bannerPosition, bannerTheme, policyVersion, privacyPolicyUrl, purposes, services, consentLifetimeMonths, defaultLanguage, textOverrides, regionRules, forceOptIn, scanIntervalDays, identificationForms, monthlyResolutionCap)',
       },
     ]);
     expect(failingPathsOf(WebsiteSettingsChangedData, { ...base, bannerTheme: undefined })).toEqual(['']);
@@ -115,6 +117,8 @@ describe('when website settings change', () => {
 
   it.each([
     ['retentionMonths', 0, 'Too small: expected number to be >=1'],
+    ['monthlyResolutionCap', 0, 'Too small: expected number to be >=1'],
+    ['monthlyResolutionCap', 2.5, 'Invalid input: expected int, received number'],
     ['retentionMonths', 121, 'Too big: expected number to be <=120'],
     ['retentionMonths', 24.5, 'Invalid input: expected int, received number'],
     ['ipAddressMode', 'none', 'Invalid option: expected one of "full"|"truncated"'],

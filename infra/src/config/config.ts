@@ -83,6 +83,17 @@ const envSchema = z
     SEAL_INTERVAL_SECONDS: wholeNumber(1, 3600, 5),
     /** Whether `start` runs the cookie scanner's queue (scans need Debian's chromium package). */
     SCANNER: z.preprocess(emptyToUndefined, z.enum(['on', 'off'], { error: 'must be on or off' }).default('on')),
+    /**
+     * Scans each `jobs` process runs at once, each in its own Chromium (docs/scanner.md): `auto` is one
+     * per 1 GiB of memory available at start and per core, 1 to 4 (scanRunnerCount).
+     */
+    SCAN_RUNNERS: (() => {
+      const message = 'must be auto or a whole number from 1 to 16 (scans at once in this process; each Chromium needs about 500 MiB)';
+      return z.preprocess(
+        emptyToUndefined,
+        z.union([z.literal('auto'), z.coerce.number().int(message).min(1, message).max(16, message)], { error: message }).default('auto'),
+      );
+    })(),
     EMBEDDED_POSTGRES_PORT: wholeNumber(1024, 65535, 54329),
     TRUSTED_PROXIES: z.preprocess(
       emptyToUndefined,
@@ -104,6 +115,14 @@ const envSchema = z
         .default('database'),
     ),
     INGEST_RATE_LIMIT_PER_MINUTE: wholeNumber(1, 10_000_000, 600),
+    /**
+     * Lead identification requests (POST /api/collect/identify) per minute from one visitor address
+     * and for one website, counted in the database across every process (docs/identification.md,
+     * "Limits"): a few per address is more than any person sends; a website's budget bounds what a
+     * crowd of addresses can queue for enrichment.
+     */
+    IDENTIFY_RATE_LIMIT_PER_IP_PER_MINUTE: wholeNumber(1, 100_000, 10),
+    IDENTIFY_RATE_LIMIT_PER_WEBSITE_PER_MINUTE: wholeNumber(1, 10_000_000, 120),
     /**
      * Prometheus metrics are served on their own port, on loopback unless told otherwise: they name
      * routes, sign-in counts and memory, nothing a visitor of PORT should read. 0 picks a free port.

@@ -134,6 +134,22 @@ describe('outgoing email', () => {
   });
 });
 
+describe('identify rate limits', () => {
+  it('allows 10 identifications a minute per address and 120 per website by default', () => {
+    expect(loadConfig({})).toMatchObject({ IDENTIFY_RATE_LIMIT_PER_IP_PER_MINUTE: 10, IDENTIFY_RATE_LIMIT_PER_WEBSITE_PER_MINUTE: 120 });
+    expect(loadConfig({ IDENTIFY_RATE_LIMIT_PER_IP_PER_MINUTE: '3', IDENTIFY_RATE_LIMIT_PER_WEBSITE_PER_MINUTE: '1000' })).toMatchObject({
+      IDENTIFY_RATE_LIMIT_PER_IP_PER_MINUTE: 3,
+      IDENTIFY_RATE_LIMIT_PER_WEBSITE_PER_MINUTE: 1000,
+    });
+  });
+
+  it('names each limit that is not a whole number in range', () => {
+    expect(() => loadConfig({ IDENTIFY_RATE_LIMIT_PER_IP_PER_MINUTE: '0', IDENTIFY_RATE_LIMIT_PER_WEBSITE_PER_MINUTE: 'lots' })).toThrow(
+      /IDENTIFY_RATE_LIMIT_PER_IP_PER_MINUTE: must be a whole number from 1 to 100000 \(got "0"\)[\s\S]*IDENTIFY_RATE_LIMIT_PER_WEBSITE_PER_MINUTE: must be a whole number from 1 to 10000000 \(got "lots"\)/,
+    );
+  });
+});
+
 describe('lead enrichment and webhooks', () => {
   const secret = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
 

@@ -18,7 +18,9 @@
 // - The first identification (a VisitorIdentified, or a CompanyMatched while the visitor has not
 //   identified themselves) sets identified_at and identification_source, and counts in
 //   lead_daily.identified on its day. Every identification counts a resolution in its UTC month,
-//   once per visitor and month (lead_resolutions).
+//   once per visitor and month (lead_resolutions), under the person it names: their email once one
+//   is known that month (the first one), else the visitor. The bill counts distinct people, so one
+//   person identified by several visitor ids (browsers, cleared storage, a script) counts once.
 //
 // Determinism: the result depends only on the events' order and the leads loaded before the batch,
 // and every change is carried in the returned states and deltas, so applying a log in batches of any
@@ -120,6 +122,8 @@ export interface Resolution {
   /** First day of the UTC month, `YYYY-MM-01`. */
   readonly month: string;
   readonly resolvedAt: string;
+  /** The person resolved: the first email the visitor gave that month; null while only their network is known. */
+  email: string | null;
 }
 
 export interface LeadDeltas {
@@ -228,7 +232,7 @@ export function foldLeadEvents(
     if (row === undefined) deltas.daily.set(id, (row = { websiteId, day, allowed: 0, identified: 0 }));
     return row;
   };
-  const identify = (lead: LeadState, at: string, source: LeadIdentificationSource) => {
+  const identify = (lead: LeadState, at: string, source: LeadIdentificationSource, email: string | null) => {
     if (lead.identifiedAt === null) {
       lead.identifiedAt = at;
       lead.identificationSource = source;
@@ -236,7 +240,10 @@ export function foldLeadEvents(
     }
     const month = utcMonthOf(at);
     const id = `${lead.websiteId}|${month}|${lead.visitorId}`;
-    if (!deltas.resolutions.has(id)) deltas.resolutions.set(id, { websiteId: lead.websiteId, visitorId: lead.visitorId, month, resolvedAt: at });
+    const resolution = deltas.resolutions.get(id);
+    if (resolution === undefined) deltas.resolutions.set(id, { websiteId: lead.websiteId, visitorId: lead.visitorId, month, resolvedAt: at, email });
+    // A visitor first known by their network is the person they say they are once they do.
+    else if (resolution.email === null) resolution.email = email;
   };
   const updatePage = (lead: LeadState, page: RecentPage) => {
     const entry = newEntries.get(`${leadKeyOf(lead.websiteId, lead.visitorId)}|${page[1]}`);
@@ -321,7 +328,7 @@ export function foldLeadEvents(
         lead.name = name ?? lead.name;
         lead.company = company ?? lead.company;
         lead.selfIdentified = true;
-        identify(lead, receivedAt, source);
+        identify(lead, receivedAt, source, email);
         // The enrichment queue takes every identification with an email.
         if (email !== null && lead.enrichmentStatus !== 'enriched') lead.enrichmentStatus = 'pending';
         lead.lastSeen = later(lead.lastSeen, receivedAt);
@@ -335,7 +342,7 @@ export function foldLeadEvents(
         lead.networkAsn = asn;
         lead.networkOrganisation = organisation;
         // The network identifies a visitor only until they say who they are.
-        if (!lead.selfIdentified) identify(lead, matchedAt, 'network');
+        if (!lead.selfIdentified) identify(lead, matchedAt, 'network', null);
         if (organisation !== null && lead.enrichmentStatus !== 'enriched') lead.enrichmentStatus = 'pending';
         lead.lastSeen = later(lead.lastSeen, matchedAt);
         addEntry(lead, event, matchedAt, 'company_matched', { organisation });

@@ -227,14 +227,20 @@ async function writeDeltas(tx: DbTransaction, deltas: LeadDeltas): Promise<void>
     const resolutions = [...deltas.resolutions.values()];
     await tx.query({
       name: 'leads-add-resolutions',
-      text: `INSERT INTO lead_resolutions (website_id, visitor_id, month, resolved_at)
-             SELECT * FROM unnest($1::uuid[], $2::text[], $3::date[], $4::timestamptz[])
-             ON CONFLICT (website_id, month, visitor_id) DO NOTHING`,
+      // The person key is the one ingest's cap counts by (resolution_person_key, migration 023). A
+      // visitor's row keeps its first person, except that a visitor known only by their network
+      // becomes the email they give later that month.
+      text: `INSERT INTO lead_resolutions AS r (website_id, visitor_id, month, resolved_at, person_key)
+             SELECT website_id, visitor_id, month, resolved_at, resolution_person_key(website_id, visitor_id, email)
+               FROM unnest($1::uuid[], $2::text[], $3::date[], $4::timestamptz[], $5::text[]) AS t (website_id, visitor_id, month, resolved_at, email)
+             ON CONFLICT (website_id, month, visitor_id) DO UPDATE SET person_key = EXCLUDED.person_key
+              WHERE (r.person_key IS NULL OR r.person_key LIKE 'v:%') AND EXCLUDED.person_key LIKE 'e:%'`,
       values: [
         resolutions.map((row) => row.websiteId),
         resolutions.map((row) => row.visitorId),
         resolutions.map((row) => row.month),
         resolutions.map((row) => row.resolvedAt),
+        resolutions.map((row) => row.email),
       ],
     });
   }

@@ -418,15 +418,53 @@ export async function getLeadsSummary(db: Queryable, websiteIds: readonly string
   return { identified: rows[0]?.identified ?? 0, allowed: rows[0]?.allowed ?? 0 };
 }
 
-/** Resolutions (visitors identified for the first time that month) of the websites in the UTC month starting `monthStart` (YYYY-MM-01). */
+/**
+ * Resolutions of the websites in the UTC month starting `monthStart` (YYYY-MM-01): the people first
+ * identified on each website that month — a person is their normalised email, else (a visitor only
+ * their network named) the visitor — so repeated identifications of one person, from however many
+ * visitor ids, count once per website and month. What is billed per resolution.
+ */
 export async function countResolutionsInMonth(db: Queryable, websiteIds: readonly string[], monthStart: string): Promise<number> {
   if (websiteIds.length === 0) return 0;
   const { rows } = await db.query<{ count: number }>({
     name: 'count-lead-resolutions-in-month',
-    text: 'SELECT count(*)::int8 AS count FROM lead_resolutions WHERE website_id = ANY($1::uuid[]) AND month = $2::date',
+    text: `SELECT count(*)::int8 AS count
+             FROM (SELECT DISTINCT website_id, coalesce(person_key, 'v:' || visitor_id) FROM lead_resolutions
+                    WHERE website_id = ANY($1::uuid[]) AND month = $2::date) AS people`,
     values: [websiteIds, monthStart],
   });
   return rows[0]?.count ?? 0;
+}
+
+/** A website's resolutions this month against the cap its owner set. */
+export interface ResolutionCapStatus {
+  readonly websiteId: string;
+  readonly websiteName: string;
+  readonly cap: number;
+  /** Resolutions so far (what is billed). */
+  readonly resolutions: number;
+  /** People ingest let through toward the cap; at the cap, new people are refused. */
+  readonly admitted: number;
+}
+
+/**
+ * The websites among these with a monthly resolution cap, with this month's resolutions and the people
+ * ingest admitted toward the cap (resolution_tallies, migration 023), for the owner's alerts.
+ */
+export async function getResolutionCapStatuses(db: Queryable, websiteIds: readonly string[], monthStart: string): Promise<ResolutionCapStatus[]> {
+  if (websiteIds.length === 0) return [];
+  const { rows } = await db.query<{ website_id: string; name: string; cap: number; resolutions: number; admitted: number }>({
+    name: 'get-resolution-cap-statuses',
+    text: `SELECT w.id AS website_id, w.name, w.monthly_resolution_cap AS cap,
+                  (SELECT count(DISTINCT coalesce(r.person_key, 'v:' || r.visitor_id)) FROM lead_resolutions r
+                    WHERE r.website_id = w.id AND r.month = $2::date)::int8 AS resolutions,
+                  coalesce((SELECT t.people FROM resolution_tallies t WHERE t.website_id = w.id AND t.period = $2::date), 0)::int8 AS admitted
+             FROM websites w
+            WHERE w.id = ANY($1::uuid[]) AND w.monthly_resolution_cap IS NOT NULL
+            ORDER BY w.name, w.id`,
+    values: [websiteIds, monthStart],
+  });
+  return rows.map((row) => ({ websiteId: row.website_id, websiteName: row.name, cap: row.cap, resolutions: Number(row.resolutions), admitted: Number(row.admitted) }));
 }
 
 /** A lead as the export writes it: only leads whose identification still stands. */

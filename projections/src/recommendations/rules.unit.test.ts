@@ -322,6 +322,7 @@ describe('toRecommendationMetrics', () => {
     forceOptIn: false,
     scanIntervalDays: 30,
     identificationForms: 'all' as const,
+    monthlyResolutionCap: null,
     createdAt: '2026-01-01T00:00:00.000Z',
   };
 

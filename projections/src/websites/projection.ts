@@ -52,6 +52,7 @@ export const websitesProjection: Projection = {
                      force_opt_in       = coalesce($16, force_opt_in),
                      scan_interval_days = coalesce($17, scan_interval_days),
                      identification_forms = coalesce($18, identification_forms),
+                     monthly_resolution_cap = CASE WHEN $19::boolean THEN $20::integer ELSE monthly_resolution_cap END,
                      updated_at         = $9
                    WHERE id = $1`,
             values: [
@@ -73,6 +74,9 @@ export const websitesProjection: Projection = {
               data.forceOptIn ?? null,
               data.scanIntervalDays ?? null,
               data.identificationForms ?? null,
+              // null sets it unlimited; absent keeps it.
+              data.monthlyResolutionCap !== undefined,
+              data.monthlyResolutionCap ?? null,
             ],
           });
           break;

@@ -37,6 +37,8 @@ export interface Website {
   readonly scanIntervalDays: number;
   /** Which forms identify a visitor who allowed identification (docs/identification.md). */
   readonly identificationForms: IdentificationForms;
+  /** The most resolutions a month the owner will pay for (docs/identification.md); null: unlimited. */
+  readonly monthlyResolutionCap: number | null;
   readonly createdAt: string;
 }
 
@@ -62,6 +64,7 @@ interface WebsiteRow {
   force_opt_in: boolean;
   scan_interval_days: number;
   identification_forms: IdentificationForms;
+  monthly_resolution_cap: number | null;
   created_at: Date;
 }
 
@@ -87,6 +90,7 @@ const toWebsite = (row: WebsiteRow): Website => ({
   forceOptIn: row.force_opt_in,
   scanIntervalDays: row.scan_interval_days,
   identificationForms: row.identification_forms,
+  monthlyResolutionCap: row.monthly_resolution_cap,
   createdAt: row.created_at.toISOString(),
 });
 

@@ -3,7 +3,7 @@
 // every request is rate-limited per client IP (behind TRUSTED_PROXIES, the forwarded address).
 import path from 'node:path';
 import rateLimit from '@fastify/rate-limit';
-import { withSafeText, type Db, type GroupCommitAppender } from '@consentry/infra';
+import { withSafeText, withTransaction, type Db, type GroupCommitAppender } from '@consentry/infra';
 import type { FastifyPluginAsync } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import { createBackgroundWork, type BackgroundWork } from './background';
@@ -13,6 +13,8 @@ import type { GeoLocator } from './enrich/geo';
 import { createNetworkLookup, type NetworkLookup } from './enrich/network';
 import { IngestError, ingestErrorHandler } from './errors';
 import { createCompanyMatcher } from './identify/company-match';
+import { createIdentifyRateLimiter, defaultIdentifyRateLimits, type IdentifyRateLimits } from './identify/rate-limits';
+import { admitResolution } from './identify/resolution-cap';
 import { widgetAssetRoutes } from './widget-assets/routes';
 import { cookieDeclarationRoutes } from './cookie-declaration/routes';
 import { createWebsiteResolver } from './website-resolver';
@@ -31,6 +33,8 @@ export interface IngestOptions {
   readonly background?: BackgroundWork;
   /** Requests per minute per client IP. */
   readonly rateLimitPerMinute: number;
+  /** Identify requests per minute per visitor address and per website, across every process (default 10 and 120). */
+  readonly identifyRateLimits?: IdentifyRateLimits;
   readonly websiteCacheTtlMs?: number;
 }
 
@@ -69,8 +73,25 @@ export const ingestPlugin: FastifyPluginAsync<IngestOptions> = async (app, optio
   const background = options.background ?? createBackgroundWork();
   // Company matches still running finish before the server's appender is closed.
   app.addHook('onClose', async () => background.idle());
-  const companyMatcher = createCompanyMatcher({ websites, network: options.network ?? createNetworkLookup(), appender: options.appender, background });
-  await app.register(collectRoutes, { pool: options.pool, appender: options.appender, companyMatcher, websites, geo: options.geo, bodyLimit: maxBodyBytes });
+  const companyMatcher = createCompanyMatcher({
+    websites,
+    network: options.network ?? createNetworkLookup(),
+    appender: options.appender,
+    background,
+    admitResolution: async (request) => (await withTransaction(options.pool, (tx) => admitResolution(tx, request))).admitted,
+  });
+  const identifyRateLimiter = createIdentifyRateLimiter(options.pool, options.identifyRateLimits ?? defaultIdentifyRateLimits, {
+    onSweepFailed: (error) => app.log.warn({ err: error }, 'identify rate tallies could not be swept'),
+  });
+  await app.register(collectRoutes, {
+    pool: options.pool,
+    appender: options.appender,
+    companyMatcher,
+    identifyRateLimiter,
+    websites,
+    geo: options.geo,
+    bodyLimit: maxBodyBytes,
+  });
   await app.register(cookieDeclarationRoutes, { pool: options.pool });
   await app.register(widgetAssetRoutes, {
     pool: options.pool,

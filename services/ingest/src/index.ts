@@ -7,8 +7,8 @@ export { normaliseIp, truncateIp, ipForStorage } from './enrich/ip-address';
 export { identifyBody, type IdentifyBody } from './collect/schemas';
 export {
   checkIdentificationAllowed,
-  latestIdentificationChoice,
-  latestIdentificationChoiceSql,
+  latestChoice,
+  latestChoiceSql,
   type IdentificationCheck,
   type IdentificationChoice,
   type IdentificationRefusal,

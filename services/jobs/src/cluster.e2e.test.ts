@@ -144,6 +144,14 @@ describe('consentry start with HTTP workers', () => {
     await reader.cancel();
   });
 
+  it('offers the four plans of the catalogue, though no process serving the api prepared the database', async () => {
+    const response = await fetch(`${publicUrl()}/api/subscription-plans`);
+    expect(response.status).toBe(200);
+    const plans = (await response.json()) as Array<{ id: string; name: string }>;
+    expect(plans.map((plan) => plan.id)).toEqual(['free', 'basic', 'pro', 'business']);
+    for (const plan of plans) expect(plan.name).not.toBe('');
+  });
+
   it('serves every process’s metrics, added up, on the primary’s metrics port', async () => {
     const response = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
     expect(response.status).toBe(200);

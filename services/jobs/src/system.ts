@@ -25,6 +25,7 @@ import {
   type Bus,
   type Config,
   type Db,
+  type EmbeddedPostgresMode,
   type Logger,
   type ProjectionNotifier,
   type SealSigner,
@@ -42,6 +43,7 @@ import {
   liveRoutes,
   metricsPlugin,
   receiptRoutes,
+  seedSubscriptionPlans,
   verificationRoutes,
   webAppPlugin,
   type Mailer,
@@ -64,7 +66,7 @@ import type { Registry } from 'prom-client';
 import { enrichmentProviderFromConfig, startEnrichmentWorker } from './enrichment';
 import { newFindingsEmail } from './scanner/scan-notification';
 import { receiptSignerFor, sealSignerFor } from './seal-key';
-import { installationScanOptions, startScanRunner } from './scanner/scan-runner';
+import { installationScanOptions, scanRunnerCount, startScanRunner } from './scanner/scan-runner';
 import { startWebhookDeliveryWorker } from './webhooks';
 
 /** The parts a process can run (`consentry start --role …`); every process runs all by default. */
@@ -119,16 +121,31 @@ export interface Database {
   stop(): Promise<void>;
 }
 
-export async function openDatabase(config: Config, logger: Logger): Promise<Database> {
+/**
+ * DATABASE_URL, or the embedded PostgreSQL: `start` may start it, `prepare` (migrate, admin create)
+ * only when none runs and for its own run, `connect` never (infra/src/embedded/embedded-postgres.ts).
+ */
+export async function openDatabase(config: Config, logger: Logger, mode: EmbeddedPostgresMode): Promise<Database> {
   if (config.DATABASE_URL) {
     return { connectionString: config.DATABASE_URL, embedded: false, stop: async () => undefined };
   }
   const embedded = await startEmbeddedPostgres({
     dataDir: config.DATA_DIR,
     port: config.EMBEDDED_POSTGRES_PORT,
+    mode,
     log: (message) => logger.info(message),
   });
   return { connectionString: embedded.connectionString, embedded: true, stop: () => embedded.stop() };
+}
+
+/**
+ * Prepares the installation's database: migrations, then the plan catalogue (published once; a
+ * start that finds it published appends nothing). Run by whichever process bootstraps (`start`'s
+ * primary, whatever its roles and HTTP workers) and by `consentry migrate`.
+ */
+export async function prepareDatabase(pool: Db): Promise<void> {
+  await migrateDatabase(pool);
+  await seedSubscriptionPlans(pool);
 }
 
 export async function openBus(config: Config, logger?: Logger): Promise<Bus> {
@@ -183,7 +200,7 @@ export async function startSystem(config: Config, options: SystemOptions = {}): 
     throw new RoleError('The relay and the projectors share the in-memory bus: without NATS_URL they run in one process (set NATS_URL to run them apart; docs/deploy.md)');
   }
   const logger = createLogger({ level: config.LOG_LEVEL, format: config.LOG_FORMAT });
-  const database = await openDatabase(config, logger);
+  const database = await openDatabase(config, logger, 'start');
   const pool = createPool(database.connectionString, { max: config.DATABASE_POOL_SIZE });
   const cleanup: Array<() => Promise<unknown>> = [() => database.stop(), async () => pool.end()];
   const undo = async () => {
@@ -199,7 +216,7 @@ export async function startSystem(config: Config, options: SystemOptions = {}): 
   async function startParts(): Promise<RunningSystem> {
     const bootstrap = options.bootstrap ?? { admin: running.has('api') };
     if (bootstrap) {
-      await migrateDatabase(pool);
+      await prepareDatabase(pool);
       // The first admin: ADMIN_USERNAME / ADMIN_PASSWORD, or a generated password printed once.
       if (bootstrap.admin) await ensureInitialAdmin(pool, { username: config.ADMIN_USERNAME, password: config.ADMIN_PASSWORD });
     }
@@ -320,11 +337,13 @@ export async function startSystem(config: Config, options: SystemOptions = {}): 
     cleanup.push(() => sealer.stop());
     const workerId = `${hostname()}:${process.pid}`;
 
-    // Cookie scans, one at a time per process (docs/scanner.md): the queue is the scans read model.
+    // Cookie scans, SCAN_RUNNERS at a time per process, fairly across owners (docs/scanner.md): the
+    // queue is the scans read model.
     if (config.SCANNER === 'on') {
       const scanRunner = startScanRunner({
         pool,
         runnerId: workerId,
+        runners: scanRunnerCount(config.SCAN_RUNNERS),
         ...installationScanOptions(config),
         notifyNewFindings: async (website, findings) => {
           const owner = await getUser(pool, website.ownerId);
@@ -408,6 +427,7 @@ export async function startSystem(config: Config, options: SystemOptions = {}): 
         publicUrl: config.publicUrl,
         widgetScriptPath: widgetScriptPath(),
         rateLimitPerMinute: config.INGEST_RATE_LIMIT_PER_MINUTE,
+        identifyRateLimits: { perIpPerMinute: config.IDENTIFY_RATE_LIMIT_PER_IP_PER_MINUTE, perWebsitePerMinute: config.IDENTIFY_RATE_LIMIT_PER_WEBSITE_PER_MINUTE },
       });
     }
     if (running.has('api') && signer) {
@@ -417,7 +437,8 @@ export async function startSystem(config: Config, options: SystemOptions = {}): 
         ...(mailer ? { mailer } : {}),
         sessionSecret: config.SESSION_SECRET,
         metricsRegistry,
-        seedPlans: options.bootstrap !== false,
+        // Published where the database is prepared (prepareDatabase), whatever this process's roles.
+        seedPlans: false,
         // Webhook endpoints obey the installation check's address rules.
         webhookUrls: { allowHosts: config.VERIFY_ALLOWED_HOSTS },
         // Behind the api's sessions, Origin check and error handler, and in /api/docs.

@@ -492,13 +492,13 @@ describe('the identification summary', () => {
   it('counts identified and allowed visitors over the last 30 days, their rate, and this month’s resolutions', async () => {
     const response = await get(counter, '/api/leads/summary');
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ identified: 4, allowed: 16, rate: 4 / 16, resolutionsThisMonth: 2 });
+    expect(response.json()).toEqual({ identified: 4, allowed: 16, rate: 4 / 16, resolutionsThisMonth: 2, capAlerts: [] });
   });
 
   it('over a range of days, and with a null rate when nobody allowed identification', async () => {
     const today = new Date().toISOString().slice(0, 10);
     expect((await get(counter, `/api/leads/summary?websiteId=${site.id}&from=${today}&to=${today}`)).json()).toMatchObject({ identified: 3, allowed: 10 });
-    expect((await get(counter, '/api/leads/summary?from=2000-01-01&to=2000-01-31')).json()).toEqual({ identified: 0, allowed: 0, rate: null, resolutionsThisMonth: 2 });
+    expect((await get(counter, '/api/leads/summary?from=2000-01-01&to=2000-01-31')).json()).toEqual({ identified: 0, allowed: 0, rate: null, resolutionsThisMonth: 2, capAlerts: [] });
     expect((await get(counter, '/api/leads/summary?from=2025-02-01&to=2025-01-01')).statusCode).toBe(400);
   });
 

@@ -18,6 +18,7 @@ import { errorsFor, uuidParam } from '../schemas';
 import { audienceFormats, audienceHeaders, audienceRow } from './audiences';
 import {
   countResolutionsInMonth,
+  getResolutionCapStatuses,
   getLead,
   getLeadTimeline,
   getLeadsSummary,
@@ -31,6 +32,7 @@ import {
   type LeadDetail,
   type LeadListItem,
   type LeadSort,
+  type ResolutionCapStatus,
   type Website,
 } from '@consentry/projections';
 
@@ -105,9 +107,33 @@ const leadsSummaryAnswer = z
     identified: z.int().meta({ description: 'Visitors identified in the range' }),
     allowed: z.int().meta({ description: 'Visitors who allowed identification in the range' }),
     rate: z.number().nullable().meta({ description: 'identified / allowed (a fraction, not percent); null when nobody allowed identification' }),
-    resolutionsThisMonth: z.int().meta({ description: 'Visitors identified for the first time this UTC month (what is billed per resolution)' }),
+    resolutionsThisMonth: z.int().meta({
+      description:
+        'Resolutions this UTC month (what is billed per resolution): people first identified on each website this month, each person once per website and month (their normalised email, else the visitor a network match named), however often and from however many visitor ids they identify',
+    }),
+    capAlerts: z
+      .array(
+        z.object({
+          websiteId: z.uuid(),
+          websiteName: z.string(),
+          cap: z.int().meta({ description: "The website's monthly resolution cap" }),
+          resolutions: z.int().meta({ description: 'Resolutions this month on the website' }),
+          level: z.enum(['near', 'reached']).meta({ description: "'near': 80 % of the cap or more; 'reached': new people are refused until the month ends" }),
+        }),
+      )
+      .meta({ description: 'The websites (of those asked about) at 80 % of their monthly resolution cap or more, the owner’s alert' }),
   })
   .meta({ id: 'LeadsSummary' });
+
+/** The share of a cap from which the owner is warned. */
+export const resolutionCapAlertShare = 0.8;
+
+/** A cap status as the owner's alert: null below 80 %. Ingest's admissions count toward the cap as soon as they commit, before the bill does. */
+export function capAlertOf(status: ResolutionCapStatus): { websiteId: string; websiteName: string; cap: number; resolutions: number; level: 'near' | 'reached' } | null {
+  const used = Math.max(status.resolutions, status.admitted);
+  if (used < status.cap * resolutionCapAlertShare) return null;
+  return { websiteId: status.websiteId, websiteName: status.websiteName, cap: status.cap, resolutions: status.resolutions, level: used >= status.cap ? 'reached' : 'near' };
+}
 
 // ── inputs ──────────────────────────────────────────────────────────────────────────────────────────
 /** A day (UTC) or an instant. */
@@ -361,12 +387,17 @@ export const leadRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async (app, { poo
       const to = request.query.to ?? isoDay(new Date());
       const from = request.query.from ?? isoDay(new Date(Date.parse(to) - 29 * dayMs));
       if (Date.parse(to) - Date.parse(from) > 3660 * dayMs) throw new ApiError(400, 'RANGE_TOO_LONG', 'Choose a range of at most ten years');
-      const [summary, resolutionsThisMonth] = await Promise.all([getLeadsSummary(pool, ids, from, to), countResolutionsInMonth(pool, ids, currentMonthStart())]);
+      const [summary, resolutionsThisMonth, caps] = await Promise.all([
+        getLeadsSummary(pool, ids, from, to),
+        countResolutionsInMonth(pool, ids, currentMonthStart()),
+        getResolutionCapStatuses(pool, ids, currentMonthStart()),
+      ]);
       return {
         identified: summary.identified,
         allowed: summary.allowed,
         rate: summary.allowed === 0 ? null : summary.identified / summary.allowed,
         resolutionsThisMonth,
+        capAlerts: caps.map(capAlertOf).filter((alert) => alert !== null),
       };
     },
   );

@@ -18,7 +18,7 @@ const planAnswer = z
     maxWebsites: z.int(),
     maxConsentsPerMonth: z.int(),
     features: z.array(z.string()),
-    perResolutionCents: z.int().nullable().meta({ description: 'What one resolution (a visitor identified for the first time in a month) costs, in cents; null: not billed' }),
+    perResolutionCents: z.int().nullable().meta({ description: 'What one resolution (a person first identified on a website in a UTC month, counted once however often they identify) costs, in cents; null: not billed' }),
     dataTypes: z.array(planDataType).meta({ description: "Whose data the plan identifies: 'b2c' (people), and 'b2b' (companies from the visitor's network) on the larger plans" }),
   })
   .meta({ id: 'SubscriptionPlan' });

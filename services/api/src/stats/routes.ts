@@ -85,7 +85,10 @@ const usageAnswer = z
       .nullable(),
     currentWebsites: z.int(),
     currentMonthConsents: z.int(),
-    resolutionsThisMonth: z.int().meta({ description: "Visitors identified for the first time this UTC month on the owner's websites (resolutions)" }),
+    resolutionsThisMonth: z.int().meta({
+      description:
+        "Resolutions this UTC month on the owner's websites: people first identified on each website this month, each person once per website and month (their normalised email, else the visitor a network match named)",
+    }),
     consentQuotaExceeded: z.boolean().meta({
       description:
         "More consents this month than the plan's maxConsentsPerMonth. Nothing is refused or left out: every consent is recorded and counted in statistics and analytics; the owner is asked to upgrade.",

@@ -8,6 +8,7 @@ import {
   consentLifetimeMonths,
   identificationForms,
   ipAddressMode,
+  monthlyResolutionCap,
   offeredPurposes,
   policyVersion,
   purposeService,
@@ -64,6 +65,12 @@ const websiteSettings = z
       description:
         "Which forms identify a visitor who allowed identification: 'all' forms with an email field except those marked data-consentry-identify=\"off\" (default), or only 'marked' ones (data-consentry-identify).",
     }),
+    monthlyResolutionCap: monthlyResolutionCap.nullable().meta({
+      description:
+        'The most resolutions (people first identified on this website in a UTC month, each person once: their normalised email, else the visitor) the owner will pay for in a month, 1–10,000,000; null: unlimited (the default). ' +
+        'Once reached, ingest refuses identifications of new people with 403 RESOLUTION_CAP_REACHED until the month ends; people already resolved that month are still identified. ' +
+        'GET /api/leads/summary lists the websites at 80 % of their cap or more (capAlerts).',
+    }),
   })
   .meta({ id: 'WebsiteSettings', description: "A website's consent and privacy settings" });
 
@@ -106,6 +113,7 @@ const toSettingsAnswer = (website: Website): z.infer<typeof websiteSettings> => 
   scanIntervalDays: website.scanIntervalDays,
   identification: website.purposes.includes('identification'),
   identificationForms: website.identificationForms,
+  monthlyResolutionCap: website.monthlyResolutionCap,
 });
 
 const newWebsiteBody = z.object({

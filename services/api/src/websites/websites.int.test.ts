@@ -203,6 +203,7 @@ describe("when an owner changes a website's settings", () => {
       scanIntervalDays: 30,
       identification: false,
       identificationForms: 'all',
+      monthlyResolutionCap: null,
     });
   });
 

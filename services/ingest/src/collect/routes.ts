@@ -5,7 +5,7 @@
 // appended through group commit; the answer comes after commit.
 import { allowsIdentification, consentStreamId, InvalidEventError, type DeviceClass } from '@consentry/events';
 import { ruleFor } from '../enrich/rule';
-import { EventRefusedError, StoreUnavailableError, type Db, type GroupCommitAppender, type NewEvent } from '@consentry/infra';
+import { appendUnversioned, decideOnStream, EventRefusedError, StoreUnavailableError, type Db, type GroupCommitAppender, type NewEvent } from '@consentry/infra';
 import type { Website } from '@consentry/projections';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -18,6 +18,8 @@ import { recordedChoiceOf } from './consent-choice';
 import { IngestError } from '../errors';
 import { checkIdentificationAllowed } from '../identify/consent-check';
 import type { CompanyMatcher } from '../identify/company-match';
+import type { IdentifyRateLimiter } from '../identify/rate-limits';
+import { admitIdentification } from '../identify/resolution-cap';
 import { createOriginCheck } from '../origin';
 import type { WebsiteResolver } from '../website-resolver';
 import {
@@ -37,6 +39,8 @@ export interface CollectOptions {
   readonly pool: Db;
   readonly appender: GroupCommitAppender;
   readonly companyMatcher: CompanyMatcher;
+  /** Identify requests per visitor address and per website (docs/identification.md, "Limits"). */
+  readonly identifyRateLimiter: IdentifyRateLimiter;
   readonly websites: WebsiteResolver;
   readonly geo: GeoLocator;
   /** Largest accepted body, for every content type (the server default would allow 1 MB). */
@@ -51,7 +55,7 @@ const errors = { 400: errorAnswer, 403: errorAnswer, 404: errorAnswer, 413: erro
 const identificationNotAllowed = () =>
   new IngestError(403, 'IDENTIFICATION_NOT_ALLOWED', "The visitor's latest choice on this website does not allow identification");
 
-export const collectRoutes: FastifyPluginAsyncZod<CollectOptions> = async (app, { pool, appender, companyMatcher, websites, geo, bodyLimit }) => {
+export const collectRoutes: FastifyPluginAsyncZod<CollectOptions> = async (app, { pool, appender, companyMatcher, identifyRateLimiter, websites, geo, bodyLimit }) => {
   const isOriginAllowed = createOriginCheck();
 
   /** The website the request is for, once it passed every check; otherwise a 4xx. */
@@ -72,7 +76,8 @@ export const collectRoutes: FastifyPluginAsyncZod<CollectOptions> = async (app, 
   const userAgentOf = (request: FastifyRequest) => request.headers['user-agent']?.slice(0, 512) ?? null;
   const deviceOf = (request: FastifyRequest): DeviceClass => deviceClassOf(request.headers['user-agent']);
 
-  const append = (streamId: string, event: NewEvent & { eventId: string }) => appender.append({ streamId, event });
+  const append = (streamId: string, event: NewEvent & { eventId: string }, guardsDecisions = false) =>
+    appender.append({ streamId, event, guardsDecisions });
 
   app.post(
     '/api/collect/consent',
@@ -110,11 +115,14 @@ export const collectRoutes: FastifyPluginAsyncZod<CollectOptions> = async (app, 
       // A choice cannot have been made after it arrived: a visitor's clock running ahead is
       // recorded as the receive time (one that runs behind, or an outbox sending late, is kept).
       if (Date.parse(data.occurredAt) > Date.parse(receivedAt)) data.occurredAt = receivedAt;
+      // A choice that does not allow identification withdraws it: it must not commit between an
+      // identify request's check of the visitor's latest choice and that identification's append.
       const result = await append(
         consentStreamId(website.id, body.visitorId),
         chosen.type === 'ConsentGiven'
           ? { type: 'ConsentGiven', eventId: body.eventId, data }
           : { type: 'ConsentDeclined', eventId: body.eventId, data },
+        !allowsIdentification(chosen),
       );
       // B2B: the company behind the visitor's network, from the full address, after the consent
       // committed and without holding up its answer. A retried beacon asks again; the match's
@@ -140,36 +148,41 @@ export const collectRoutes: FastifyPluginAsyncZod<CollectOptions> = async (app, 
       const body = request.body;
       const website = await websiteFor(request, reply, body.embedCode);
       if (!website.purposes.includes('identification')) throw identificationNotAllowed();
-      const check = await checkIdentificationAllowed(pool, { websiteId: website.id, visitorId: body.visitorId, consentEventId: body.consentEventId }).catch(
-        (error: unknown) => {
-          throw new StoreUnavailableError('The ledger database cannot be reached', { cause: error });
-        },
-      );
-      if (!check.allowed) throw identificationNotAllowed();
+      await identifyRateLimiter.count({ ip: clientIp(request), websiteId: website.id }, reply);
       const receivedAt = isoTimestamp();
-      const result = await append(consentStreamId(website.id, body.visitorId), {
-        type: 'VisitorIdentified',
-        eventId: body.eventId,
-        data: {
-          websiteId: website.id,
-          visitorId: body.visitorId,
-          source: body.source,
-          email: body.email,
-          name: body.name,
-          company: body.company,
-          pageUrl: body.pageUrl || null,
-          consentEventId: check.consentEventId,
-          // A visitor's clock running ahead is recorded as the receive time, as for consents.
-          occurredAt: Date.parse(body.occurredAt) > Date.parse(receivedAt) ? receivedAt : body.occurredAt,
-          receivedAt,
-        },
+      const streamId = consentStreamId(website.id, body.visitorId);
+      // The check and the append are one decision on the visitor's stream: a withdrawal sent at the
+      // same moment commits either before the check (which then refuses) or after the identification.
+      const result = await decideOnStream(pool, streamId, async (tx) => {
+        const check = await checkIdentificationAllowed(tx, { websiteId: website.id, visitorId: body.visitorId, consentEventId: body.consentEventId });
+        if (!check.allowed) throw identificationNotAllowed();
+        // Within the owner's monthly resolution cap, committed with the identification it allows.
+        await admitIdentification(tx, { websiteId: website.id, visitorId: body.visitorId, email: body.email, at: receivedAt });
+        return appendUnversioned(tx, streamId, {
+          type: 'VisitorIdentified',
+          eventId: body.eventId,
+          data: {
+            websiteId: website.id,
+            visitorId: body.visitorId,
+            source: body.source,
+            email: body.email,
+            name: body.name,
+            company: body.company,
+            pageUrl: body.pageUrl || null,
+            consentEventId: check.consentEventId,
+            // A visitor's clock running ahead is recorded as the receive time, as for consents.
+            occurredAt: Date.parse(body.occurredAt) > Date.parse(receivedAt) ? receivedAt : body.occurredAt,
+            receivedAt,
+          },
+        });
       }).catch((error: unknown) => {
+        if (error instanceof IngestError) throw error;
         // The ledger's own errors may quote the data they refused: each is answered without its
         // cause, so no log line of the error handler can carry the email.
-        if (error instanceof StoreUnavailableError) throw new StoreUnavailableError('The ledger cannot record the identification');
         if (error instanceof EventRefusedError || error instanceof InvalidEventError) {
           throw new IngestError(400, 'INVALID_EVENT', 'The identification contains a value the ledger cannot store');
         }
+        if (error instanceof StoreUnavailableError) throw new StoreUnavailableError('The ledger cannot record the identification');
         throw new Error('Recording an identification failed');
       });
       return reply.code(201).send({ eventId: result.eventId });

@@ -3,7 +3,9 @@
 // looked up offline and, if the network is a company's (docs/network-company-rule.md), a
 // CompanyMatched event follows the consent on the visitor's consent stream. Only the autonomous
 // system's number and organisation are stored: never the address. The consent never waits for this
-// and never fails because of it.
+// and never fails because of it. A match resolves the visitor, so it counts toward the website's
+// monthly resolution cap like an identification (resolution-cap.ts): past the cap, a visitor not yet
+// resolved this month is not matched.
 import { createHash } from 'node:crypto';
 import { consentStreamId } from '@consentry/events';
 import type { GroupCommitAppender } from '@consentry/infra';
@@ -12,6 +14,7 @@ import type { BackgroundWork } from '../background';
 import { classifyNetwork, isCompanyNetwork, type NetworkLookup } from '../enrich/network';
 import { isoTimestamp } from '../enrich/received-at';
 import type { WebsiteResolver } from '../website-resolver';
+import type { ResolutionRequest } from './resolution-cap';
 
 /**
  * The CompanyMatched event of a consent: a UUID (version 5 layout) derived from the consent's event
@@ -45,6 +48,8 @@ export function createCompanyMatcher(deps: {
   readonly network: NetworkLookup;
   readonly appender: GroupCommitAppender;
   readonly background: BackgroundWork;
+  /** Admits the visitor toward the website's resolutions this month (false: the cap is reached). */
+  readonly admitResolution?: (request: ResolutionRequest) => Promise<boolean>;
 }): CompanyMatcher {
   async function match(request: CompanyMatchRequest): Promise<void> {
     if (!request.ip) return;
@@ -53,6 +58,8 @@ export function createCompanyMatcher(deps: {
     if (!plan.dataTypes.includes('b2b')) return;
     const network = await deps.network.lookup(request.ip);
     if (!network || !isCompanyNetwork(classifyNetwork(network.asn, network.organisation))) return;
+    const matchedAt = isoTimestamp();
+    if (deps.admitResolution && !(await deps.admitResolution({ websiteId: request.websiteId, visitorId: request.visitorId, email: null, at: matchedAt }))) return;
     await deps.appender.append({
       streamId: consentStreamId(request.websiteId, request.visitorId),
       event: {
@@ -64,7 +71,7 @@ export function createCompanyMatcher(deps: {
           asn: network.asn,
           organisation: network.organisation.slice(0, 200),
           consentEventId: request.consentEventId,
-          matchedAt: isoTimestamp(),
+          matchedAt,
         },
       },
     });

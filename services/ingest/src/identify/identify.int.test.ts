@@ -15,7 +15,7 @@ import { asnDatabaseDirectory, classifyNetwork, createNetworkLookup, forEachAsnR
 import { truncateIp } from '../enrich/ip-address';
 import { addTestOwner, addTestWebsite, buildTestIngest, consentBodyFor, findTextAnywhere, type TestIngest, type TestWebsite } from '../testing/ingest-app';
 import { companyMatchedEventId } from './company-match';
-import { checkIdentificationAllowed, latestIdentificationChoiceSql } from './consent-check';
+import { checkIdentificationAllowed, latestChoiceSql } from './consent-check';
 
 const allPurposes: OptionalPurpose[] = [...optionalPurposes];
 const withIdentification = { purposes: allPurposes };
@@ -189,6 +189,38 @@ describe('when identification is not allowed, nothing of the request is kept', (
       },
     ],
     [
+      'the visitor rejected everything afterwards on a widget 1 banner (naming the grant)',
+      async () => {
+        const visitorId = randomUUID();
+        const granted = await grantEverything(site, visitorId);
+        const decline = await post('/api/collect/consent', consentBodyFor(site, { visitorId, choice: 'declined', source: 'banner' }));
+        expect(decline.statusCode, decline.body).toBe(201);
+        return { website: site, visitorId, consentEventId: granted };
+      },
+    ],
+    [
+      'the visitor rejected everything afterwards on a banner that did not offer identification (naming the grant)',
+      async () => {
+        const visitorId = randomUUID();
+        const granted = await grantEverything(site, visitorId);
+        const body = choiceBody(site, visitorId, grantAll([]), 'reject_all', { offered: ['analytics', 'marketing'] });
+        const decline = await post('/api/collect/consent', body);
+        expect(decline.statusCode, decline.body).toBe(201);
+        return { website: site, visitorId, consentEventId: granted };
+      },
+    ],
+    [
+      'the visitor accepted afterwards on a banner that did not offer identification (naming the grant)',
+      async () => {
+        const visitorId = randomUUID();
+        const granted = await grantEverything(site, visitorId);
+        const body = choiceBody(site, visitorId, grantAll(['analytics']), 'accept_all', { offered: ['analytics'] });
+        const accept = await post('/api/collect/consent', body);
+        expect(accept.statusCode, accept.body).toBe(201);
+        return { website: site, visitorId, consentEventId: granted };
+      },
+    ],
+    [
       "an opt-out region's default granted every purpose",
       async () => {
         const visitorId = randomUUID();
@@ -317,6 +349,52 @@ describe('when identification is not allowed, nothing of the request is kept', (
   });
 });
 
+describe('a withdrawal racing an identification', () => {
+  it('never commits an identification after the choice that withdrew it (40 pairs sent at once)', async () => {
+    const visitors = await Promise.all(
+      Array.from({ length: 40 }, async () => {
+        const visitorId = randomUUID();
+        return { visitorId, granted: await grantEverything(site, visitorId) };
+      }),
+    );
+    const answers = await Promise.all(
+      visitors.map(async ({ visitorId, granted }) => {
+        const identify = identifyBodyFor(site, visitorId, granted);
+        const [declined, identified] = await Promise.all([
+          post('/api/collect/consent', choiceBody(site, visitorId, grantAll([]), 'reject_all')),
+          post('/api/collect/identify', identify),
+        ]);
+        return { visitorId, declined: declined.statusCode, identified: identified.statusCode, identifyEventId: identify.eventId };
+      }),
+    );
+    for (const answer of answers) {
+      expect(answer.declined).toBe(201);
+      expect([201, 403]).toContain(answer.identified);
+    }
+    // The log's own order (what every projection and the sealer follow): per visitor, is any
+    // identification after their withdrawal?
+    const { rows } = await db.pool.query<{ stream_id: string; type: string; event_id: string }>(
+      `SELECT stream_id, type, event_id FROM events
+        WHERE stream_id = ANY($1::text[]) AND type IN ('ConsentDeclined', 'VisitorIdentified')
+        ORDER BY transaction_id, position`,
+      [visitors.map(({ visitorId }) => consentStreamId(site.id, visitorId))],
+    );
+    const withdrawn = new Set<string>();
+    const identifiedAfterWithdrawal: string[] = [];
+    const stored = new Set<string>();
+    for (const row of rows) {
+      if (row.type === 'ConsentDeclined') withdrawn.add(row.stream_id);
+      else {
+        stored.add(row.event_id);
+        if (withdrawn.has(row.stream_id)) identifiedAfterWithdrawal.push(row.stream_id);
+      }
+    }
+    expect(identifiedAfterWithdrawal).toEqual([]);
+    // Every 201 is in the log (before the withdrawal), every 403 is not.
+    for (const answer of answers) expect(stored.has(answer.identifyEventId)).toBe(answer.identified === 201);
+  });
+});
+
 describe('the check on the log', () => {
   it('names the reason, for the enrichment worker', async () => {
     const visitorId = randomUUID();
@@ -330,10 +408,16 @@ describe('the check on the log', () => {
     const withdrawn = await choose(site, visitorId, grantAll(['marketing']), 'custom');
     expect(await check(withdrawn)).toEqual({ allowed: false, reason: 'not_allowed' });
     expect(await check(second)).toEqual({ allowed: false, reason: 'not_allowed' });
+    // Allowed again, then a widget 1 decline (a banner that never offered identification) withdraws it.
+    const third = await grantEverything(site, visitorId);
+    expect(await check(third)).toEqual({ allowed: true, consentEventId: third });
+    const decline = await post('/api/collect/consent', consentBodyFor(site, { visitorId, choice: 'declined', source: 'banner' }));
+    expect(decline.statusCode, decline.body).toBe(201);
+    expect(await check(third)).toEqual({ allowed: false, reason: 'not_allowed' });
   });
 
-  it('finds the latest choice through the partial index events_identification_choices', async () => {
-    // A log with many choices, most on banners without identification (not in the index).
+  it('finds the latest choice through the partial index events_consent_choices', async () => {
+    // A log with many choices, most on banners without identification, and page views (not in the index).
     const requests = Array.from({ length: 6_000 }, (_, index) => {
       const request = consentAppendRequest({ websiteId: site.id });
       if (index % 10 !== 0 || request.event.type !== 'ConsentGiven') return request;
@@ -341,9 +425,9 @@ describe('the check on the log', () => {
     });
     await Promise.all(requests.map((request) => ingest.appender.append(request)));
     await db.pool.query('ANALYZE events');
-    const { rows } = await db.pool.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (FORMAT JSON) ${latestIdentificationChoiceSql}`, [requests[0]!.streamId]);
+    const { rows } = await db.pool.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (FORMAT JSON) ${latestChoiceSql}`, [requests[0]!.streamId]);
     const plan = JSON.stringify(rows[0]!['QUERY PLAN']);
-    expect(plan).toContain('"Index Name":"events_identification_choices"');
+    expect(plan).toContain('"Index Name":"events_consent_choices"');
     expect(plan).not.toContain('Seq Scan');
   });
 });

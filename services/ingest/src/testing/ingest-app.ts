@@ -5,11 +5,12 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { brandingStreamId, userStreamId, type SubscriptionTier, type WebsiteSettingsChangedData } from '@consentry/events';
 import { appendToStream, createGroupCommitAppender, type Db, type GroupCommitAppender } from '@consentry/infra';
 import { brandingProjection, usersProjection, websitesProjection } from '@consentry/projections';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { ingestPlugin } from '../app';
 import { createBackgroundWork } from '../background';
 import { createGeoLocator, type GeoSource } from '../enrich/geo';
 import type { NetworkLookup } from '../enrich/network';
+import type { IdentifyRateLimits } from '../identify/rate-limits';
 
 export { findTextAnywhere, type TextFound } from './find-text';
 
@@ -110,6 +111,8 @@ export async function buildTestIngest(
   pool: Db,
   options: {
     rateLimitPerMinute?: number;
+    /** Identify limits per address and per website (generous unless a test sets them). */
+    identifyRateLimits?: IdentifyRateLimits;
     geo?: GeoSource;
     widgetScriptPath?: string;
     identifyScriptPath?: string;
@@ -117,11 +120,17 @@ export async function buildTestIngest(
     network?: NetworkLookup;
     /** Fastify's logger settings (e.g. a stream that captures what is logged). */
     logger?: FastifyServerOptions['logger'];
+    /** A logger of our own (infra's createLogger), as the running product hands Fastify one. */
+    loggerInstance?: FastifyBaseLogger;
   } = {},
 ): Promise<TestIngest> {
   const appender = createGroupCommitAppender(pool);
   const background = createBackgroundWork();
-  const app = Fastify({ trustProxy: options.trustProxy ?? ['127.0.0.1'], ...(options.logger === undefined ? {} : { logger: options.logger }) });
+  const app = Fastify({
+    trustProxy: options.trustProxy ?? ['127.0.0.1'],
+    ...(options.logger === undefined ? {} : { logger: options.logger }),
+    ...(options.loggerInstance === undefined ? {} : { loggerInstance: options.loggerInstance }),
+  });
   await app.register(ingestPlugin, {
     pool,
     appender,
@@ -132,6 +141,7 @@ export async function buildTestIngest(
     ...(options.network ? { network: options.network } : {}),
     background,
     rateLimitPerMinute: options.rateLimitPerMinute ?? 100_000,
+    identifyRateLimits: options.identifyRateLimits ?? { perIpPerMinute: 100_000, perWebsitePerMinute: 100_000 },
     websiteCacheTtlMs: 50,
   });
   await app.ready();

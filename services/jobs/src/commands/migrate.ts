@@ -1,13 +1,14 @@
-// `consentry migrate`: apply migrations and exit (start does this too).
-import { createLogger, createPool, migrateDatabase, type Config } from '@consentry/infra';
-import { openDatabase } from '../system';
+// `consentry migrate`: apply migrations and publish the plan catalogue, then exit (start does this
+// too). On the embedded default it uses the running server, or, when none runs (a fresh install), starts one for itself and stops it.
+import { createPool, type Config } from '@consentry/infra';
+import { openDatabase, prepareDatabase } from '../system';
+import { createCommandLogger } from './job';
 
 export async function runMigrate(config: Config): Promise<number> {
-  const logger = createLogger({ level: config.LOG_LEVEL, format: config.LOG_FORMAT });
-  const database = await openDatabase(config, logger);
+  const database = await openDatabase(config, createCommandLogger(config), 'prepare');
   const pool = createPool(database.connectionString, { max: 2 });
   try {
-    await migrateDatabase(pool);
+    await prepareDatabase(pool);
     process.stdout.write('Migrations applied.\n');
     return 0;
   } finally {

@@ -206,7 +206,8 @@ describe('an erasure', () => {
     expect(exported.readModels.consentRecords[0]).toMatchObject({ ip_address: personal.ipAddress, email: personal.email });
 
     const summary = await eraseSubject(db.pool, signer, await websiteOf(shop.id), { ip: personal.ipAddress });
-    expect(summary).toMatchObject({ visitorIds: [visitorId], events: 3, rewritten: 2 });
+    // The two choices and the page view (its address and title).
+    expect(summary).toMatchObject({ visitorIds: [visitorId], events: 3, rewritten: 3 });
     await catchUpProjections(db.pool);
 
     for (const needle of [personal.ipAddress, personal.userAgent, personal.email]) {
@@ -220,9 +221,60 @@ describe('an erasure', () => {
 
     const report = await verifyLedger(db.pool, { publicKey: signer.publicKey });
     expect(report.findings).toEqual([]);
-    expect(report.erased).toBe(2);
+    expect(report.erased).toBe(3);
     await sealAll(db.pool, signer);
     expect((await verifyLedger(db.pool, { publicKey: signer.publicKey })).ok).toBe(true);
+  });
+});
+
+describe('an erasure of the pages a visitor was on', () => {
+  it('removes the consent page address and the page views’ addresses, referrers and titles from the log and every read model; counts stay, after a replay too', async () => {
+    const { website: shop } = await ownerWithWebsite('Pages shop');
+    const visitorId = randomUUID();
+    // What a visitor typed, carried in query strings, a fragment and a title (stored by ingest before it stripped queries).
+    const typed = `typed.${visitorId.slice(0, 8)}@example.org`;
+    const granted = consent(shop.id, oldDay(1), 1, {
+      visitorId,
+      pageUrl: `https://shop.example.com/signup?email=${typed}`,
+      offered: ['preferences', 'analytics', 'marketing', 'identification'],
+      purposes: { preferences: true, analytics: true, marketing: true, identification: true },
+      method: 'accept_all',
+    });
+    const viewed = (url: string, path: string, referrer: string | null, title: string | null, receivedAt: string): GroupAppendRequest => {
+      const request = pageview(shop.id, visitorId, receivedAt);
+      return { ...request, event: { ...request.event, data: { ...request.event.data, url, path, referrer, title } } as typeof request.event };
+    };
+    await append([granted]);
+    await append([
+      viewed(`https://shop.example.com/welcome?email=${typed}#${typed}`, '/welcome', `https://mail.example.net/inbox?to=${typed}`, `Welcome ${typed}`, oldDay(1)),
+      // A second visit, referred by the site itself: a replay must still count it as direct.
+      viewed('https://shop.example.com/plans', '/plans', `https://shop.example.com/welcome?email=${typed}`, null, new Date(Date.parse(oldDay(1)) + 3 * 3_600_000).toISOString()),
+    ]);
+    await catchUpProjections(db.pool);
+    await sealAll(db.pool, signer);
+    expect(Object.keys(await tablesHolding(db.pool, typed)).sort()).toEqual(['consent_records', 'events', 'lead_timeline']);
+    const analytics = await analyticsOf(shop.id);
+    expect(analytics.analytics_referrers!.join()).toContain('mail.example.net');
+
+    const summary = await eraseSubject(db.pool, signer, await websiteOf(shop.id), { visitorId });
+    expect(summary).toMatchObject({ visitorIds: [visitorId], events: 3, rewritten: 3 });
+    await catchUpProjections(db.pool);
+    expect(await tablesHolding(db.pool, typed)).toEqual({});
+    expect(await tablesHolding(db.pool, '/inbox')).toEqual({});
+    const { rows: views } = await db.pool.query<{ data: Record<string, unknown> }>(
+      `SELECT data FROM events WHERE stream_id = $1 ORDER BY position`, [`visits-${shop.id}-${visitorId}`]);
+    // What stays: the origins (what referrers are counted by) and the paths (what top pages count).
+    expect(views.map((row) => row.data)).toEqual([
+      expect.objectContaining({ url: 'https://shop.example.com', path: '/welcome', referrer: 'https://mail.example.net', title: null }),
+      expect.objectContaining({ url: 'https://shop.example.com', path: '/plans', referrer: 'https://shop.example.com', title: null }),
+    ]);
+    expect(await lines(`SELECT coalesce(page_url, 'null') AS line FROM consent_records WHERE visitor_id = $1`, [visitorId])).toEqual(['null']);
+    expect(await analyticsOf(shop.id)).toEqual(analytics);
+    await replayProjection(db.pool, analyticsProjection);
+    expect(await analyticsOf(shop.id)).toEqual(analytics);
+    // A second erasure finds nothing left to rewrite.
+    expect(await eraseSubject(db.pool, signer, await websiteOf(shop.id), { visitorId })).toMatchObject({ rewritten: 0 });
+    expect((await verifyLedger(db.pool, { publicKey: signer.publicKey })).findings).toEqual([]);
   });
 });
 

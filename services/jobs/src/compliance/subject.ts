@@ -1,11 +1,11 @@
 // Data-subject requests (GDPR Art. 15 and 17) for one visitor of one website, identified by the
 // visitor id the widget keeps in their browser, or by an IP address as stored. Export gathers
 // everything held about them: their events in the log and their rows in the read models. Erasure
-// removes their personal data (IP address, user agent, email, city) from the log and every read
-// model in one transaction, keeps their consent choice history, and records itself as an event
+// removes their personal data (IP address, user agent, email, city, the pages they were on) from the
+// log and every read model in one transaction, keeps their consent choice history, and records itself as an event
 // naming each rewritten event with its new digest, so the seals still verify.
 import { randomUUID } from 'node:crypto';
-import { consentEventTypes, consentStreamId, erasableFieldsByType, subjectErasedFields, type SubjectErasedData } from '@consentry/events';
+import { consentEventTypes, consentStreamId, erasurePatchOf, subjectErasedFields, type SubjectErasedData } from '@consentry/events';
 import {
   appendInTransaction,
   atCurrentVersion,
@@ -105,9 +105,9 @@ export interface ErasureSummary {
   readonly erasureEventId: string | null;
 }
 
-const erasedFieldsOf = (event: SealedEvent): readonly string[] => erasableFieldsByType[event.type] ?? [];
-const holdsPersonalData = (event: SealedEvent) =>
-  erasedFieldsOf(event).some((field) => (event.data as Record<string, unknown>)[field] != null);
+/** What the erasure changes in an event (erasurePatchOf); empty when it holds no personal data. */
+const erasurePatch = (event: SealedEvent) => erasurePatchOf(event.type, event.data as Record<string, unknown>);
+const holdsPersonalData = (event: SealedEvent) => Object.keys(erasurePatch(event)).length > 0;
 
 /** Erases one visitor's personal data; their choices stay. Nothing held about them: nothing recorded. */
 export async function eraseSubject(pool: Db, signer: SealSigner, website: Website, subject: SubjectSelector): Promise<ErasureSummary> {
@@ -122,16 +122,14 @@ export async function eraseSubject(pool: Db, signer: SealSigner, website: Websit
     if (toRewrite.length > 0) {
       const readers = await lockReadersPast(tx, toRewrite.map(asStoredEvent));
       await tx.query('SET LOCAL consentry.maintenance = erasure');
-      // Each type loses its own personal fields (a key the type does not have is never added).
-      const rows: SealedEventRow[] = [];
-      for (const type of new Set(toRewrite.map((event) => event.type))) {
-        const nulled = Object.fromEntries(erasableFieldsByType[type]!.map((field) => [field, null]));
-        const result = await tx.query<SealedEventRow>({
-          text: `UPDATE events SET data = data || $2::jsonb WHERE position = ANY($1::int8[]) RETURNING ${sealedEventColumns}`,
-          values: [toRewrite.filter((event) => event.type === type).map((event) => event.position), JSON.stringify(nulled)],
-        });
-        rows.push(...result.rows);
-      }
+      // Each event loses its own personal fields (a key its type does not have is never added).
+      const { rows } = await tx.query<SealedEventRow>({
+        text: `UPDATE events SET data = events.data || erased.patch
+                 FROM unnest($1::int8[], $2::jsonb[]) AS erased(at_position, patch)
+                WHERE events.position = erased.at_position
+            RETURNING ${sealedEventColumns}`,
+        values: [toRewrite.map((event) => event.position), toRewrite.map((event) => JSON.stringify(erasurePatch(event)))],
+      });
       const updated = rows.map(toSealedEvent).sort((a, b) => a.position - b.position);
       for (const event of updated) rewritten.push({ position: event.position, eventId: event.eventId, digest: eventDigest(event) });
       for (const [projection] of readers) {
@@ -173,6 +171,13 @@ async function eraseFromQueues(tx: Queryable, websiteId: string, visitorIds: rea
                   status = CASE WHEN status IN ('queued', 'sending') THEN 'failed' ELSE status END,
                   last_error = CASE WHEN status IN ('queued', 'sending') THEN 'Erased at the visitor''s request' ELSE last_error END
             WHERE website_id = $1 AND visitor_id = ANY($2::text[])`,
+    values: [websiteId, visitorIds],
+  });
+  // Ingest's resolution-cap admissions key the visitor's email (hashed): they go with it. The month's
+  // tally still counts the visitor (the resolution happened).
+  await tx.query({
+    name: 'erase-resolution-admissions',
+    text: 'DELETE FROM resolution_admissions WHERE website_id = $1 AND visitor_id = ANY($2::text[])',
     values: [websiteId, visitorIds],
   });
 }

@@ -49,22 +49,87 @@ const toJob = (row: JobRow): ClaimedJob => ({
   lastError: row.last_error,
 });
 
+/** The queue's name in queue_turns (migration 024), whose tenants are websites. */
+export const enrichmentQueueName = 'enrichment';
+
 /**
- * Claims up to `limit` due jobs, oldest due first, SKIP LOCKED so workers never wait on each other.
- * `expiredOnly` claims only jobs past their deadline (the sweep that runs with ENRICHMENT_PROVIDER=off).
+ * Claims up to `limit` due jobs, fairly across websites (docs/identification.md, "Enrichment"): round
+ * robin, every website with due jobs gets its earliest one before any gets a second, and among them
+ * the website whose last turn (queue_turns) is oldest goes first, websites never served before all;
+ * within a website, the earliest due. So one website's thousands of queued jobs take one place per
+ * round, and a website with a single lead waits one round, not behind the whole queue. SKIP LOCKED, so
+ * workers never wait on each other. One statement: a skip scan finds the websites with queued jobs
+ * (one probe of enrichment_jobs_queued_by_website each, migration 023), a LATERAL reads each one's
+ * first due jobs from the same index, and only the chosen rows are locked. Twice the limit are
+ * candidates, so rows another worker is claiming at that moment are passed over for the next ones.
+ * The turn is taken by markWebsitesServed once a job goes to the provider (a job put back for want of
+ * a rate-limit token is no turn). `expiredOnly` claims only jobs past their deadline, oldest first
+ * (the sweep that runs with ENRICHMENT_PROVIDER=off, where no provider's budget is shared).
  */
 export async function claimDueJobs(db: Queryable, workerId: string, now: Date, limit: number, options: { expiredOnly?: boolean } = {}): Promise<ClaimedJob[]> {
-  const { rows } = await db.query<JobRow>({
-    name: options.expiredOnly ? 'enrichment-claim-expired' : 'enrichment-claim-due',
-    text: `UPDATE enrichment_jobs j SET status = 'running', claimed_by = $1, claimed_at = $2
-            WHERE j.job_id IN (
-              SELECT job_id FROM enrichment_jobs
-               WHERE status = 'queued' AND next_attempt_at <= $2 ${options.expiredOnly ? 'AND deadline_at <= $2' : ''}
-               ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-           RETURNING ${jobColumns}`,
-    values: [workerId, now, limit],
+  if (options.expiredOnly) {
+    const { rows } = await db.query<JobRow>({
+      name: 'enrichment-claim-expired',
+      text: `UPDATE enrichment_jobs j SET status = 'running', claimed_by = $1, claimed_at = $2
+              WHERE j.job_id IN (
+                SELECT job_id FROM enrichment_jobs
+                 WHERE status = 'queued' AND next_attempt_at <= $2 AND deadline_at <= $2
+                 ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED)
+             RETURNING ${jobColumns}`,
+      values: [workerId, now, limit],
+    });
+    return rows.map(toJob);
+  }
+  const { rows } = await db.query<JobRow & { claim_order: number }>({
+    name: 'enrichment-claim-due-fairly',
+    text: `WITH RECURSIVE websites AS (
+             (SELECT website_id FROM enrichment_jobs WHERE status = 'queued' ORDER BY website_id LIMIT 1)
+             UNION ALL
+             SELECT (SELECT q.website_id FROM enrichment_jobs q WHERE q.status = 'queued' AND q.website_id > w.website_id ORDER BY q.website_id LIMIT 1)
+               FROM websites w WHERE w.website_id IS NOT NULL
+           ), candidates AS (
+             SELECT due.job_id, row_number() OVER (ORDER BY due.turn, t.last_turn_at NULLS FIRST, due.next_attempt_at) AS claim_order
+               FROM websites w
+              CROSS JOIN LATERAL (
+                SELECT q.job_id, q.next_attempt_at, row_number() OVER (ORDER BY q.next_attempt_at ROWS UNBOUNDED PRECEDING) AS turn
+                  FROM enrichment_jobs q
+                 WHERE q.status = 'queued' AND q.website_id = w.website_id AND q.next_attempt_at <= $2
+                 ORDER BY q.next_attempt_at
+                 LIMIT $3) AS due
+               LEFT JOIN queue_turns t ON t.queue = $4 AND t.tenant = w.website_id::text
+              WHERE w.website_id IS NOT NULL
+              ORDER BY claim_order
+              LIMIT $3 * 2
+           ), chosen AS (
+             SELECT j.job_id, c.claim_order FROM enrichment_jobs j JOIN candidates c ON c.job_id = j.job_id
+              WHERE j.status = 'queued'
+              ORDER BY c.claim_order
+              LIMIT $3
+                FOR UPDATE OF j SKIP LOCKED
+           )
+           UPDATE enrichment_jobs j SET status = 'running', claimed_by = $1, claimed_at = $2
+             FROM chosen WHERE j.job_id = chosen.job_id
+           RETURNING ${jobColumns}, chosen.claim_order`,
+    values: [workerId, now, limit, enrichmentQueueName],
   });
-  return rows.map(toJob);
+  // In the fair order, so the jobs that get the round's rate-limit tokens are the first in it.
+  return rows.sort((a, b) => a.claim_order - b.claim_order).map(toJob);
+}
+
+/**
+ * Records that these websites had a job sent to the provider at `at` (their turn in the fair claim).
+ * Rows are written in key order, so workers marking at once never deadlock.
+ */
+export async function markWebsitesServed(db: Queryable, websiteIds: readonly string[], at: Date): Promise<void> {
+  const tenants = [...new Set(websiteIds)].sort();
+  if (tenants.length === 0) return;
+  await db.query({
+    name: 'enrichment-mark-served',
+    text: `INSERT INTO queue_turns AS q (queue, tenant, last_turn_at)
+           SELECT $1, tenant, $3 FROM unnest($2::text[]) AS tenant ORDER BY tenant
+           ON CONFLICT (queue, tenant) DO UPDATE SET last_turn_at = greatest(q.last_turn_at, excluded.last_turn_at)`,
+    values: [enrichmentQueueName, tenants, at],
+  });
 }
 
 /** Takes over jobs whose worker stopped answering (running longer than `staleAfterMs`). */
@@ -187,9 +252,9 @@ const outcomeEventIdSql = `(SELECT (substr(h, 1, 12) || '8' || substr(h, 14, 3) 
  * Jobs the reactor cancelled (identification withdrawn) get their EnrichmentFailed 'withdrawn' once:
  * a cancelled job whose outcome event is not in the log yet is locked (SKIP LOCKED), and the event is
  * appended under the job's outcome id, so two workers, or a worker and its own earlier round, never
- * record it twice. Only jobs cancelled within `withinMs` are looked at (no index covers cancelled
- * jobs; a worker down longer than that leaves older cancellations without their event). Returns how
- * many were recorded.
+ * record it twice. Only jobs cancelled within `withinMs` are looked at (through the partial index
+ * enrichment_jobs_cancelled, migration 023; a worker down longer than that leaves older cancellations
+ * without their event). Returns how many were recorded.
  */
 export async function recordCancelledJobs(pool: Db, workerProvider: string | null, now: Date, options: { readonly limit: number; readonly withinMs: number }): Promise<number> {
   const { rows: pending } = await pool.query<{ job_id: string }>({

@@ -1,5 +1,6 @@
 // The enrichment worker of `consentry start` (docs/identification.md, "Enrichment"): claims due jobs
-// from enrichment_jobs with SKIP LOCKED (any number of processes share the queue; a claim whose
+// from enrichment_jobs with SKIP LOCKED, round robin across websites (any number of processes share
+// the queue and the provider's budget; one website's backlog takes one place per round; a claim whose
 // worker died is taken over), and for each, in this order:
 //   1. past its 24-hour deadline → EnrichmentFailed 'deadline';
 //   2. the visitor's latest choice in the log no longer allows identification → cancelled,
@@ -20,6 +21,7 @@ import {
   claimDueJobs,
   claimStaleJobs,
   finishJob,
+  markWebsitesServed,
   providerNameOf,
   recordCancelledJobs,
   rescheduleJob,
@@ -219,7 +221,7 @@ export function startEnrichmentWorker(options: EnrichmentWorkerOptions): Enrichm
     inFlight.add(tracked);
   };
 
-  /** Stale claims and the reactor's cancellations, now and then (no index covers either). */
+  /** Stale claims and the reactor's cancellations, now and then (each read through its partial index). */
   const sweep = async (at: Date, free: number): Promise<ClaimedJob[]> => {
     if (at.getTime() - sweptAt < sweepEveryMs) return [];
     sweptAt = at.getTime();
@@ -260,7 +262,11 @@ export function startEnrichmentWorker(options: EnrichmentWorkerOptions): Enrichm
       const backAt = new Date(tokensAt);
       for (const { job } of waiting) await rescheduleJob(options.pool, job, options.workerId, backAt, { attempts: job.attempts, lastError: job.lastError });
     }
-    for (const prepared of ready.slice(0, grant.granted)) track(call(prepared));
+    const going = ready.slice(0, grant.granted);
+    // Their websites' turn in the fair claim: served now, so the next claim starts with the others.
+    // A turn not recorded only makes the next claim less fair; the calls go ahead.
+    await markWebsitesServed(options.pool, going.map(({ job }) => job.websiteId), now()).catch((error: unknown) => options.onError?.(error));
+    for (const prepared of going) track(call(prepared));
     return true;
   };
 

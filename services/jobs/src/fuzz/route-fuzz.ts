@@ -195,6 +195,9 @@ export async function runRouteFuzz(options: FuzzOptions): Promise<FuzzSummary> {
       LOG_LEVEL: 'silent',
       GEOIP: 'none',
       INGEST_RATE_LIMIT_PER_MINUTE: '10000000',
+      // Past the identify limits every request would be a 429, and the fuzz would reach no deeper.
+      IDENTIFY_RATE_LIMIT_PER_IP_PER_MINUTE: '100000',
+      IDENTIFY_RATE_LIMIT_PER_WEBSITE_PER_MINUTE: '10000000',
       ADMIN_USERNAME: admin.username,
       ADMIN_PASSWORD: admin.password,
     }),

@@ -1,6 +1,6 @@
 // The notification count: consents of the last 24 hours among the latest 50 records (spec section 9).
 import { describe, expect, it } from 'vitest';
-import { countRecentActivity, formatRecentCount } from './notifications-menu';
+import { countRecentActivity, describeCapAlert, formatRecentCount } from './notifications-menu';
 
 const now = Date.parse('2024-05-20T12:00:00Z');
 const at = (iso: string) => ({ id: iso, websiteId: 'w1', timestamp: iso, consentChoice: 'accepted' });
@@ -13,5 +13,19 @@ describe('recent activity count', () => {
   it("reads '50+' when every one of the 50 records read is that recent", () => {
     expect(formatRecentCount(49)).toBe('49');
     expect(formatRecentCount(50)).toBe('50+');
+  });
+});
+
+describe('resolution cap alerts', () => {
+  const alert = { websiteId: 'w1', websiteName: 'shop.example.com', cap: 1000, resolutions: 812 };
+
+  it('says how far into its cap a website is from 80 %', () => {
+    expect(describeCapAlert({ ...alert, level: 'near' })).toBe('shop.example.com is at 81 % of its monthly resolution cap (812 of 1,000)');
+  });
+
+  it('says that new visitors are not identified once the cap is reached', () => {
+    expect(describeCapAlert({ ...alert, resolutions: 1000, level: 'reached' })).toBe(
+      'shop.example.com reached its monthly resolution cap (1,000 of 1,000): new visitors are not identified until next month',
+    );
   });
 });

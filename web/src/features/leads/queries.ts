@@ -83,7 +83,20 @@ export interface LeadsSummary {
   allowed: number;
   /** identified / allowed; null when nobody allowed identification. */
   rate: number | null;
+  /** People first identified this month, each once per website (what is billed per resolution). */
   resolutionsThisMonth: number;
+  /** Websites at 80 % of their monthly resolution cap or more (absent from an api that predates caps). */
+  capAlerts?: ResolutionCapAlert[];
+}
+
+/** A website near (80 %+) or at its monthly resolution cap: the owner's alert. */
+export interface ResolutionCapAlert {
+  websiteId: string;
+  websiteName: string;
+  cap: number;
+  resolutions: number;
+  /** `reached`: new people are refused until the month ends. */
+  level: 'near' | 'reached';
 }
 
 /** The leads matching the search, one keyset page at a time ("Load more" asks for the next). */

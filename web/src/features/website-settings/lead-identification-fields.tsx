@@ -1,9 +1,11 @@
 // The "Lead identification" part of the website settings form (docs/identification.md): one switch
 // that makes the banner offer the identification purpose (the only way to turn it on: the purposes
 // checklist does not offer it on its own), which forms the widget reads an email from once a visitor
-// allowed it, and how a site with its own sign-in identifies a visitor. The form owns the state.
+// allowed it, how a site with its own sign-in identifies a visitor, and the monthly resolution cap
+// that protects the owner's bill. The form owns the state.
 import { useEffect, useId } from 'react';
 import { SnippetBlock } from '../../components/snippet-block';
+import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { Switch } from '../../components/ui/switch';
 import { identificationFormLabels, identificationFormModes, type IdentificationForms } from './validation';
@@ -21,6 +23,9 @@ export function LeadIdentificationFields({
   savedEnabled,
   onEnabledChange,
   onFormsChange,
+  resolutionCap,
+  resolutionCapProblem,
+  onResolutionCapChange,
 }: {
   /** The section's heading id, the target of links to it (`#lead-identification`). */
   id: string;
@@ -30,6 +35,10 @@ export function LeadIdentificationFields({
   savedEnabled: boolean;
   onEnabledChange: (enabled: boolean) => void;
   onFormsChange: (forms: IdentificationForms) => void;
+  /** The monthly resolution cap as typed (empty: unlimited), and what is wrong with it. */
+  resolutionCap: string;
+  resolutionCapProblem: string | null;
+  onResolutionCapChange: (cap: string) => void;
 }) {
   const fieldId = useId();
   // A link to the section (the Leads screen's empty state) arrives before the settings load: scroll
@@ -39,6 +48,8 @@ export function LeadIdentificationFields({
   }, [id]);
   const switchId = `${fieldId}-switch`;
   const hintId = `${fieldId}-hint`;
+  const capId = `${fieldId}-cap`;
+  const capHintId = `${fieldId}-cap-hint`;
   return (
     <section aria-labelledby={id} className="scroll-mt-20 space-y-4 border-t pt-6">
       <h3 id={id} className="text-base font-semibold">
@@ -88,6 +99,24 @@ export function LeadIdentificationFields({
           );
         })}
       </fieldset>
+
+      <div className="space-y-1">
+        <Label htmlFor={capId}>Monthly resolution cap</Label>
+        <Input
+          id={capId}
+          inputMode="numeric"
+          className="max-w-48"
+          placeholder="No limit"
+          value={resolutionCap}
+          aria-invalid={resolutionCapProblem !== null}
+          aria-describedby={capHintId}
+          onChange={(event) => onResolutionCapChange(event.target.value)}
+        />
+        <p id={capHintId} className={resolutionCapProblem ? 'text-xs text-destructive' : 'text-xs text-muted-foreground'}>
+          {resolutionCapProblem ??
+            'The most resolutions you pay for in a month: each person first identified on this site that month counts once. Once reached, only people already identified this month are identified until the month ends. You are alerted from 80 %. Empty: no limit.'}
+        </p>
+      </div>
 
       <div className="space-y-2">
         <SnippetBlock

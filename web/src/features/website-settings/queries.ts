@@ -42,6 +42,8 @@ export interface WebsiteSettings {
   identification?: boolean;
   /** Which forms identify a visitor who allowed it (default `all`). */
   identificationForms?: IdentificationForms;
+  /** The most resolutions a month the owner will pay for; null: unlimited (absent from an api that predates it). */
+  monthlyResolutionCap?: number | null;
 }
 
 export type RegionRules = Partial<Record<string, ConsentRule>>;

@@ -176,3 +176,17 @@ export const identificationFormLabels: Record<IdentificationForms, string> = {
 export function isIdentificationForms(value: unknown): value is IdentificationForms {
   return identificationFormModes.some((mode) => mode === value);
 }
+
+/** The most resolutions a month the owner will pay for on a website (docs/identification.md, "Limits"). */
+export const monthlyResolutionCapMax = 10_000_000;
+export const resolutionCapProblem = 'Leave it empty for no limit, or enter a whole number from 1 to 10,000,000.';
+
+/** The cap field: empty is unlimited (null). */
+export function checkMonthlyResolutionCap(input: string): Checked<number | null> {
+  const text = input.trim().replace(/[,\s]/g, '');
+  if (text === '') return { ok: true, value: null };
+  if (!/^\d+$/.test(text)) return { ok: false, problem: resolutionCapProblem };
+  const cap = Number(text);
+  if (cap < 1 || cap > monthlyResolutionCapMax) return { ok: false, problem: resolutionCapProblem };
+  return { ok: true, value: cap };
+}

@@ -30,6 +30,7 @@ import { RegionRulesEditor, sameRegionRules, toRegionRuleDrafts, toRegionRules, 
 import { useUpdateWebsiteSettings, websiteSettingsQueryOptions, type PurposeService, type WebsiteSettings } from './queries';
 import {
   checkConsentLifetimeMonths,
+  checkMonthlyResolutionCap,
   checkPolicyVersion,
   checkPrivacyPolicyUrl,
   checkPurposes,
@@ -66,6 +67,8 @@ interface SettingsForm {
   /** Lead identification: the banner offers the identification purpose. */
   identification: boolean;
   identificationForms: IdentificationForms;
+  /** The monthly resolution cap as typed; empty: unlimited. */
+  monthlyResolutionCap: string;
 }
 
 /** Whether the saved settings have Lead identification on; an api without the flag tells it by the purposes. */
@@ -120,6 +123,7 @@ function toForm(settings: WebsiteSettings): SettingsForm {
     forceOptIn: settings.forceOptIn ?? false,
     identification: savedIdentification(settings),
     identificationForms: savedIdentificationForms(settings),
+    monthlyResolutionCap: settings.monthlyResolutionCap == null ? '' : String(settings.monthlyResolutionCap),
   };
 }
 
@@ -173,6 +177,7 @@ function SettingsFormFields({ websiteId, saved, fields }: { websiteId: string; s
   const consentLifetime = checkConsentLifetimeMonths(form.consentLifetimeMonths);
   const textOverrides = toTextOverrides(form.textOverrides);
   const regionRules = toRegionRules(form.regionRules);
+  const resolutionCap = checkMonthlyResolutionCap(form.monthlyResolutionCap);
   const all = fields === 'all';
   const valid =
     retention.ok &&
@@ -183,7 +188,8 @@ function SettingsFormFields({ websiteId, saved, fields }: { websiteId: string; s
         services !== null &&
         consentLifetime.ok &&
         textOverrides !== null &&
-        regionRules !== null));
+        regionRules !== null &&
+        resolutionCap.ok));
 
   const change: Partial<WebsiteSettings> = {};
   if (retention.ok && retention.value !== saved.retentionMonths) change.retentionMonths = retention.value;
@@ -196,6 +202,7 @@ function SettingsFormFields({ websiteId, saved, fields }: { websiteId: string; s
     if (policyVersion.ok && policyVersion.value !== saved.policyVersion) change.policyVersion = policyVersion.value;
     if (purposes.ok) Object.assign(change, getPurposeChange(form, saved));
     if (form.identificationForms !== savedIdentificationForms(saved)) change.identificationForms = form.identificationForms;
+    if (resolutionCap.ok && resolutionCap.value !== (saved.monthlyResolutionCap ?? null)) change.monthlyResolutionCap = resolutionCap.value;
     if (services !== null && !sameServices(services, saved.services)) change.services = services;
     if (consentLifetime.ok && consentLifetime.value !== saved.consentLifetimeMonths) change.consentLifetimeMonths = consentLifetime.value;
     if (form.defaultLanguage !== savedDefaultLanguage(saved)) change.defaultLanguage = form.defaultLanguage;
@@ -404,6 +411,9 @@ function SettingsFormFields({ websiteId, saved, fields }: { websiteId: string; s
             savedEnabled={savedIdentification(saved)}
             onEnabledChange={(next) => edit({ ...form, identification: next })}
             onFormsChange={(next) => edit({ ...form, identificationForms: next })}
+            resolutionCap={form.monthlyResolutionCap}
+            resolutionCapProblem={resolutionCap.ok ? null : resolutionCap.problem}
+            onResolutionCapChange={(next) => edit({ ...form, monthlyResolutionCap: next })}
           />
         </>
       ) : null}
