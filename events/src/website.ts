@@ -117,6 +117,13 @@ export const defaultIdentificationForms: IdentificationForms = 'all';
  */
 export const monthlyResolutionCap = z.int().min(1).max(10_000_000);
 
+/**
+ * Whether ingest keeps the query string of the page addresses it records (a consent's page, a page
+ * view's address and referrer). Off by default: a query string is where what a visitor typed
+ * travels (`?email=`); an owner whose campaign parameters matter turns it on (docs/ingest-protocol.md).
+ */
+export const keepPageQueryStrings = z.boolean();
+
 /** The owner's rule per region (`EU`, a country `GB`, a US state `US-CA`); regions not named keep the default. */
 export const regionRules = z.record(z.string().max(16), consentRule).superRefine((rules, ctx) => {
   const regions = Object.keys(rules);
@@ -146,6 +153,7 @@ const websiteSettingNames = [
   'scanIntervalDays',
   'identificationForms',
   'monthlyResolutionCap',
+  'keepPageQueryStrings',
 ] as const;
 
 /** Only the settings that changed are present; an event that changes nothing is refused. */
@@ -178,6 +186,8 @@ export const WebsiteSettingsChangedData = z
     identificationForms: identificationForms.optional(),
     /** The monthly resolution cap (billing protection); null: unlimited. */
     monthlyResolutionCap: monthlyResolutionCap.nullable().optional(),
+    /** Whether ingest keeps page addresses' query strings (off: stripped at ingest). */
+    keepPageQueryStrings: keepPageQueryStrings.optional(),
     changedAt: isoDateTime,
   })
   .refine((data) => websiteSettingNames.some((name) => data[name] !== undefined), {

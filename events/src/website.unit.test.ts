@@ -99,6 +99,7 @@ describe('when website settings change', () => {
       { privacyPolicyUrl: 'https://example.com/privacy' },
       { monthlyResolutionCap: 500 },
       { monthlyResolutionCap: null },
+      { keepPageQueryStrings: true },
     ]) {
       expect(failuresOf(WebsiteSettingsChangedData, { ...base, ...setting })).toEqual([]);
     }
@@ -109,7 +110,7 @@ describe('when website settings change', () => {
       {
         path: '',
         message:
-          'Expected at least one changed setting (retentionMonths, ipAddressMode, bannerPosition, bannerTheme, policyVersion, privacyPolicyUrl, purposes, services, consentLifetimeMonths, defaultLanguage, textOverrides, regionRules, forceOptIn, scanIntervalDays, identificationForms, monthlyResolutionCap)',
+          'Expected at least one changed setting (retentionMonths, ipAddressMode, bannerPosition, bannerTheme, policyVersion, privacyPolicyUrl, purposes, services, consentLifetimeMonths, defaultLanguage, textOverrides, regionRules, forceOptIn, scanIntervalDays, identificationForms, monthlyResolutionCap, keepPageQueryStrings)',
       },
     ]);
     expect(failingPathsOf(WebsiteSettingsChangedData, { ...base, bannerTheme: undefined })).toEqual(['']);

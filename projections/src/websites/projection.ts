@@ -53,6 +53,7 @@ export const websitesProjection: Projection = {
                      scan_interval_days = coalesce($17, scan_interval_days),
                      identification_forms = coalesce($18, identification_forms),
                      monthly_resolution_cap = CASE WHEN $19::boolean THEN $20::integer ELSE monthly_resolution_cap END,
+                     keep_page_query_strings = coalesce($21, keep_page_query_strings),
                      updated_at         = $9
                    WHERE id = $1`,
             values: [
@@ -77,6 +78,7 @@ export const websitesProjection: Projection = {
               // null sets it unlimited; absent keeps it.
               data.monthlyResolutionCap !== undefined,
               data.monthlyResolutionCap ?? null,
+              data.keepPageQueryStrings ?? null,
             ],
           });
           break;

@@ -39,6 +39,8 @@ export interface Website {
   readonly identificationForms: IdentificationForms;
   /** The most resolutions a month the owner will pay for (docs/identification.md); null: unlimited. */
   readonly monthlyResolutionCap: number | null;
+  /** Whether ingest keeps the query strings of page addresses (off: stripped). */
+  readonly keepPageQueryStrings: boolean;
   readonly createdAt: string;
 }
 
@@ -65,6 +67,7 @@ interface WebsiteRow {
   scan_interval_days: number;
   identification_forms: IdentificationForms;
   monthly_resolution_cap: number | null;
+  keep_page_query_strings: boolean;
   created_at: Date;
 }
 
@@ -91,6 +94,7 @@ const toWebsite = (row: WebsiteRow): Website => ({
   scanIntervalDays: row.scan_interval_days,
   identificationForms: row.identification_forms,
   monthlyResolutionCap: row.monthly_resolution_cap,
+  keepPageQueryStrings: row.keep_page_query_strings,
   createdAt: row.created_at.toISOString(),
 });
 

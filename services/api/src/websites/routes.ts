@@ -9,6 +9,7 @@ import {
   identificationForms,
   ipAddressMode,
   monthlyResolutionCap,
+  keepPageQueryStrings,
   offeredPurposes,
   policyVersion,
   purposeService,
@@ -71,6 +72,10 @@ const websiteSettings = z
         'Once reached, ingest refuses identifications of new people with 403 RESOLUTION_CAP_REACHED until the month ends; people already resolved that month are still identified. ' +
         'GET /api/leads/summary lists the websites at 80 % of their cap or more (capAlerts).',
     }),
+    keepPageQueryStrings: keepPageQueryStrings.meta({
+      description:
+        'Keep the query string of the page addresses ingest records (the page of a consent, a page view and its referrer). Off (the default), ingest strips query strings, fragments and credentials, where what a visitor typed travels (?email=…); fragments and credentials are stripped either way.',
+    }),
   })
   .meta({ id: 'WebsiteSettings', description: "A website's consent and privacy settings" });
 
@@ -114,6 +119,7 @@ const toSettingsAnswer = (website: Website): z.infer<typeof websiteSettings> => 
   identification: website.purposes.includes('identification'),
   identificationForms: website.identificationForms,
   monthlyResolutionCap: website.monthlyResolutionCap,
+  keepPageQueryStrings: website.keepPageQueryStrings,
 });
 
 const newWebsiteBody = z.object({

@@ -204,6 +204,7 @@ describe("when an owner changes a website's settings", () => {
       identification: false,
       identificationForms: 'all',
       monthlyResolutionCap: null,
+      keepPageQueryStrings: false,
     });
   });
 
@@ -216,6 +217,7 @@ describe("when an owner changes a website's settings", () => {
       regionRules: { 'US-CA': 'opt_in', BR: 'notice_only' },
       forceOptIn: true,
       scanIntervalDays: 7,
+      keepPageQueryStrings: true,
     };
     const response = await owner.request({ method: 'PATCH', url: `/api/websites/${website.id}/settings`, payload: change });
     expect(response.statusCode).toBe(200);

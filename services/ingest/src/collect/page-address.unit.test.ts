@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { stripPageAddress } from './page-address';
+import { pageAddressFor, stripPageAddress, stripPageSecrets } from './page-address';
 
 describe('a page address as ingest keeps it', () => {
   it.each([
@@ -15,5 +15,16 @@ describe('a page address as ingest keeps it', () => {
     ['', ''],
   ])('keeps %j as %j', (address, kept) => {
     expect(stripPageAddress(address)).toBe(kept);
+  });
+});
+
+describe('a page address as a website that keeps query strings has it', () => {
+  it.each([
+    ['https://shop.example/landing?utm_source=news#top', 'https://shop.example/landing?utm_source=news'],
+    ['https://ada:hunter2@shop.example/a?b=1', 'https://shop.example/a?b=1'],
+    ['https://shop.example/callback#access_token=secret', 'https://shop.example/callback'],
+  ])('keeps %j as %j', (address, kept) => {
+    expect(pageAddressFor(stripPageSecrets(address), { keepPageQueryStrings: true })).toBe(kept);
+    expect(pageAddressFor(stripPageSecrets(address), { keepPageQueryStrings: false })).toBe(stripPageAddress(address));
   });
 });

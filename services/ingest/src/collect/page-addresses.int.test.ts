@@ -10,6 +10,7 @@ import { addTestWebsite, buildTestIngest, consentBodyFor, type TestIngest, type 
 let db: TestDatabase;
 let ingest: TestIngest;
 let website: TestWebsite;
+let keepingWebsite: TestWebsite;
 const origin = 'https://www.shop.example.test';
 const typed = 'ada.lovelace@example.org';
 
@@ -17,6 +18,7 @@ beforeAll(async () => {
   db = await createTestDatabase('page_addresses');
   ingest = await buildTestIngest(db.pool);
   website = await addTestWebsite(db.pool, { settings: { purposes: ['analytics', 'identification'] } });
+  keepingWebsite = await addTestWebsite(db.pool, { domain: 'keeps.example.test', settings: { purposes: ['analytics'], keepPageQueryStrings: true } });
 });
 afterAll(async () => {
   await ingest?.close();
@@ -70,6 +72,38 @@ describe('a page view whose address and referrer hold what the visitor typed', (
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({ error: { code: 'INVALID_REQUEST', message: 'Invalid request: url: Expected the page address' } });
     expect(await storedData(body.eventId)).toBeUndefined();
+  });
+});
+
+describe('a website whose owner keeps query strings (keepPageQueryStrings)', () => {
+  const keptOrigin = 'https://www.keeps.example.test';
+  const postKept = (path: string, body: unknown) =>
+    ingest.app.inject({ method: 'POST', url: path, headers: { 'content-type': 'text/plain;charset=UTF-8', origin: keptOrigin }, payload: JSON.stringify(body) });
+
+  it('stores the query strings of its consents and page views, never their fragments or credentials', async () => {
+    const consent = consentBodyFor(keepingWebsite, { pageUrl: `https://ada:secret@www.keeps.example.test/landing?utm_source=news#token=abc` });
+    expect((await postKept('/api/collect/consent', consent)).statusCode).toBe(201);
+    expect(await storedData(consent.eventId)).toMatchObject({ pageUrl: 'https://www.keeps.example.test/landing?utm_source=news' });
+
+    const view = {
+      embedCode: keepingWebsite.embedCode,
+      eventId: randomUUID(),
+      visitorId: randomUUID(),
+      pageviewId: randomUUID(),
+      url: 'https://www.keeps.example.test/landing?utm_source=news&utm_campaign=autumn#top',
+      referrer: 'https://search.example/?q=consent+platform',
+    };
+    expect((await postKept('/api/collect/pageview', view)).statusCode).toBe(202);
+    expect(await storedData(view.eventId)).toMatchObject({
+      url: 'https://www.keeps.example.test/landing?utm_source=news&utm_campaign=autumn',
+      path: '/landing',
+      referrer: 'https://search.example/?q=consent+platform',
+    });
+  });
+
+  it('still refuses a page view whose address is nothing but a query', async () => {
+    const body = { embedCode: keepingWebsite.embedCode, eventId: randomUUID(), visitorId: randomUUID(), pageviewId: randomUUID(), url: '?utm_source=news' };
+    expect((await postKept('/api/collect/pageview', body)).statusCode).toBe(400);
   });
 });
 

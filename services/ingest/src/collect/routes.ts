@@ -15,6 +15,7 @@ import { ipForStorage, normaliseIp } from '../enrich/ip-address';
 import { isoTimestamp } from '../enrich/received-at';
 import { clientIp } from '../client-ip';
 import { recordedChoiceOf } from './consent-choice';
+import { pageAddressFor } from './page-address';
 import { IngestError } from '../errors';
 import { checkIdentificationAllowed } from '../identify/consent-check';
 import type { CompanyMatcher } from '../identify/company-match';
@@ -102,7 +103,7 @@ export const collectRoutes: FastifyPluginAsyncZod<CollectOptions> = async (app, 
         shownLanguage: body.shownLanguage,
         textsHash: body.textsHash,
         language: body.language || null,
-        pageUrl: body.pageUrl || null,
+        pageUrl: body.pageUrl ? pageAddressFor(body.pageUrl, website) : null,
         ipAddress: ipForStorage(ip, website.ipAddressMode),
         userAgent: userAgentOf(request),
         deviceClass: deviceOf(request),
@@ -211,6 +212,8 @@ export const collectRoutes: FastifyPluginAsyncZod<CollectOptions> = async (app, 
       const body = request.body;
       const website = await websiteFor(request, reply, body.embedCode);
       const location = await geo.locate(normaliseIp(clientIp(request)), request.headers);
+      const url = pageAddressFor(body.url, website);
+      const referrer = body.referrer ? pageAddressFor(body.referrer, website) : '';
       const result = await append(`visits-${website.id}-${body.visitorId}`, {
         type: 'PageViewed',
         eventId: body.eventId,
@@ -218,9 +221,9 @@ export const collectRoutes: FastifyPluginAsyncZod<CollectOptions> = async (app, 
           websiteId: website.id,
           visitorId: body.visitorId,
           pageviewId: body.pageviewId,
-          url: body.url,
-          path: pathOf(body.url),
-          referrer: body.referrer || null,
+          url,
+          path: pathOf(url),
+          referrer: referrer || null,
           title: body.title || null,
           deviceClass: deviceOf(request),
           country: location.country,

@@ -20,14 +20,19 @@ import {
   textsHash,
   visitorId,
 } from '@consentry/events';
-import { stripPageAddress } from './page-address';
+import { stripPageAddress, stripPageSecrets, stripQuery } from './page-address';
 
 // Lower-cased: one event has one id, whatever case the sender wrote it in.
 const eventId = z.uuid({ error: 'Expected a UUID' }).transform((id) => id.toLowerCase());
 const text = (max: number) => z.string().max(max);
-/** A page address, kept without its query string, fragment and credentials (page-address.ts). */
-const pageAddress = text(2048).transform(stripPageAddress);
+/**
+ * A page address without its fragment and credentials; its query string goes in the handler unless
+ * the website keeps them (page-address.ts).
+ */
+const pageAddress = text(2048).transform(stripPageSecrets);
 const optionalPageUrl = pageAddress.nullable().default(null);
+/** The page a visitor identified on: never with its query string (page-address.ts). */
+const identifyPageUrl = text(2048).transform(stripPageAddress).nullable().default(null);
 
 /**
  * A choice: the purposes offered and granted and how (widget 2), or only `choice` from a widget 1
@@ -78,7 +83,7 @@ export const pageviewBody = z.strictObject({
   eventId,
   visitorId,
   pageviewId: eventId,
-  url: pageAddress.pipe(z.string().min(1, { error: 'Expected the page address' })),
+  url: pageAddress.refine((url) => stripQuery(url) !== '', { error: 'Expected the page address' }),
   referrer: pageAddress.default(''),
   title: text(256).default(''),
 });
@@ -126,7 +131,7 @@ export const identifyBody = z.strictObject({
     }),
   name: personText,
   company: personText,
-  pageUrl: optionalPageUrl,
+  pageUrl: identifyPageUrl,
   occurredAt: isoDateTime,
 });
 export type IdentifyBody = z.infer<typeof identifyBody>;

@@ -44,6 +44,8 @@ export interface WebsiteSettings {
   identificationForms?: IdentificationForms;
   /** The most resolutions a month the owner will pay for; null: unlimited (absent from an api that predates it). */
   monthlyResolutionCap?: number | null;
+  /** Keep the query strings of recorded page addresses (absent from an api that predates it: off). */
+  keepPageQueryStrings?: boolean;
 }
 
 export type RegionRules = Partial<Record<string, ConsentRule>>;

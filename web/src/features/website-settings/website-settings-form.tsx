@@ -69,6 +69,7 @@ interface SettingsForm {
   identificationForms: IdentificationForms;
   /** The monthly resolution cap as typed; empty: unlimited. */
   monthlyResolutionCap: string;
+  keepPageQueryStrings: boolean;
 }
 
 /** Whether the saved settings have Lead identification on; an api without the flag tells it by the purposes. */
@@ -124,6 +125,7 @@ function toForm(settings: WebsiteSettings): SettingsForm {
     identification: savedIdentification(settings),
     identificationForms: savedIdentificationForms(settings),
     monthlyResolutionCap: settings.monthlyResolutionCap == null ? '' : String(settings.monthlyResolutionCap),
+    keepPageQueryStrings: settings.keepPageQueryStrings ?? false,
   };
 }
 
@@ -195,6 +197,7 @@ function SettingsFormFields({ websiteId, saved, fields }: { websiteId: string; s
   if (retention.ok && retention.value !== saved.retentionMonths) change.retentionMonths = retention.value;
   const ipAddressMode = form.keepIpTruncated ? 'truncated' : 'full';
   if (ipAddressMode !== saved.ipAddressMode) change.ipAddressMode = ipAddressMode;
+  if (form.keepPageQueryStrings !== (saved.keepPageQueryStrings ?? false)) change.keepPageQueryStrings = form.keepPageQueryStrings;
   if (all) {
     if (form.bannerPosition !== saved.bannerPosition) change.bannerPosition = form.bannerPosition;
     if (form.bannerTheme !== saved.bannerTheme) change.bannerTheme = form.bannerTheme;
@@ -232,6 +235,7 @@ function SettingsFormFields({ websiteId, saved, fields }: { websiteId: string; s
     retention: `${id}-retention`,
     retentionHint: `${id}-retention-hint`,
     ip: `${id}-ip`,
+    queryStrings: `${id}-query-strings`,
     position: `${id}-position`,
     theme: `${id}-theme`,
     url: `${id}-url`,
@@ -277,6 +281,21 @@ function SettingsFormFields({ websiteId, saved, fields }: { websiteId: string; s
           </p>
         </div>
         <Switch id={ids.ip} checked={form.keepIpTruncated} onCheckedChange={(checked) => edit({ ...form, keepIpTruncated: checked })} />
+      </div>
+
+      <div className="flex items-start justify-between gap-4">
+        <div className="space-y-1">
+          <Label htmlFor={ids.queryStrings}>Keep query strings of page addresses</Label>
+          <p className="text-xs text-muted-foreground">
+            Off, pages are recorded as /signup instead of /signup?email=…, so what visitors type into a form never reaches the ledger. Turn it on only if
+            you need campaign parameters such as utm_source, for choices and page views recorded from now on.
+          </p>
+        </div>
+        <Switch
+          id={ids.queryStrings}
+          checked={form.keepPageQueryStrings}
+          onCheckedChange={(checked) => edit({ ...form, keepPageQueryStrings: checked })}
+        />
       </div>
 
       {all ? (

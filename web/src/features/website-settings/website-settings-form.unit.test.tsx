@@ -137,6 +137,21 @@ describe('website settings form', () => {
     expect(requests.find((request) => request.method === 'PATCH')?.body).toEqual({ ipAddressMode: 'full' });
   });
 
+  it('keeps the query strings of page addresses when the owner turns it on (off by default)', async () => {
+    const { requests } = stubFetch({
+      'GET /api/websites/w1/settings': () => jsonResponse(saved),
+      'PATCH /api/websites/w1/settings': () => jsonResponse({ ...saved, keepPageQueryStrings: true }),
+    });
+    renderInApp(<WebsiteSettingsForm websiteId="w1" fields="privacy" />);
+    const user = userEvent.setup();
+    const keep = await screen.findByRole('switch', { name: 'Keep query strings of page addresses' });
+    expect(keep).not.toBeChecked();
+    await user.click(keep);
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    expect(await screen.findByText('Settings Updated')).toBeInTheDocument();
+    expect(requests.find((request) => request.method === 'PATCH')?.body).toEqual({ keepPageQueryStrings: true });
+  });
+
   it("shows 'Error' with the api's reason when the save is refused", async () => {
     stubFetch({
       'GET /api/websites/w1/settings': () => jsonResponse(saved),
