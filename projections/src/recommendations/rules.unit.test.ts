@@ -323,6 +323,7 @@ describe('toRecommendationMetrics', () => {
     scanIntervalDays: 30,
     identificationForms: 'all' as const,
     monthlyResolutionCap: null,
+    keepPageQueryStrings: false,
     createdAt: '2026-01-01T00:00:00.000Z',
   };
 
