@@ -25,7 +25,7 @@ import {
 import { ConsentsExported } from './export';
 import { SubscriptionPlanPublished } from './plan';
 import { SiteContentChanged } from './site-content';
-import { UserActivationChanged, UserDeleted, UserInvited, UserRegistered, UserSubscriptionChanged } from './user';
+import { UserActivationChanged, UserDeleted, UserInvited, UserNameChanged, UserRegistered, UserSubscriptionChanged } from './user';
 import { WebsiteActivationChanged, WebsiteAdded, WebsiteRemoved, WebsiteSettingsChanged } from './website';
 
 // The constraint makes a key that differs from its definition's `type` a compile error.
@@ -50,6 +50,7 @@ export const eventCatalogue = catalogueOf({
   UserInvited,
   UserSubscriptionChanged,
   UserActivationChanged,
+  UserNameChanged,
   UserDeleted,
   SubscriptionPlanPublished,
   BrandingChanged,

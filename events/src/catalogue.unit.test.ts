@@ -100,7 +100,7 @@ describe('the catalogue', () => {
   it('covers every family and no other type', () => {
     const familyTypes = families.flatMap((family) => family.types);
     expect([...familyTypes].sort()).toEqual([...eventTypes].sort());
-    expect(eventTypes).toHaveLength(33);
+    expect(eventTypes).toHaveLength(34);
   });
 
   it('is frozen', () => {
@@ -285,6 +285,7 @@ describe('a switch over every event type', () => {
       case 'UserInvited':
       case 'UserSubscriptionChanged':
       case 'UserActivationChanged':
+      case 'UserNameChanged':
       case 'UserDeleted':
         return 'user';
       case 'SubscriptionPlanPublished':

@@ -124,6 +124,7 @@ export const exampleEventData: { readonly [T in EventType]: EventData<T> } = {
     changedAt: '2024-05-03T08:00:00.000Z',
   },
   UserActivationChanged: { userId: exampleIds.userId, isActive: true, changedAt: '2024-05-04T08:00:00.000Z' },
+  UserNameChanged: { userId: exampleIds.userId, firstName: 'Ada', lastName: null, changedAt: '2024-05-05T08:00:00.000Z' },
   UserDeleted: { userId: exampleIds.userId, deletedAt: '2024-07-01T08:00:00.000Z' },
   SubscriptionPlanPublished: {
     planId: 'pro',

@@ -1,5 +1,6 @@
 // The decider of a user stream (`user-<id>`): registering (fresh, or completing an invitation),
-// being invited, admins changing the subscription and the active flag, and deletion. A fresh
+// being invited, admins changing the subscription and the active flag, the owner renaming
+// themselves, and deletion. A fresh
 // registration records the free plan's limits as its own event, so the log alone says what a user
 // may do (a replay never depends on the plans table).
 import { DecisionError, assertNever, type CommandMetadata, type Decider } from './decider';
@@ -24,7 +25,13 @@ export interface UserSubscription extends UserLimits {
 export type UserState =
   | { readonly status: 'none' }
   | ({ readonly status: 'invited'; readonly userId: string; readonly email: string } & UserSubscription)
-  | ({ readonly status: 'registered'; readonly userId: string; readonly email: string } & UserSubscription)
+  | ({
+      readonly status: 'registered';
+      readonly userId: string;
+      readonly email: string;
+      readonly firstName: string | null;
+      readonly lastName: string | null;
+    } & UserSubscription)
   | { readonly status: 'deleted'; readonly userId: string };
 
 export interface RegisterUser {
@@ -59,7 +66,14 @@ export interface DeleteUser {
   readonly metadata: CommandMetadata;
 }
 
-export type UserCommand = RegisterUser | InviteUser | ChangeUserSubscription | DeleteUser;
+export interface ChangeUserName {
+  readonly type: 'ChangeUserName';
+  /** Trimmed by the handler; null: left blank. */
+  readonly data: { readonly userId: string; readonly firstName: string | null; readonly lastName: string | null };
+  readonly metadata: CommandMetadata;
+}
+
+export type UserCommand = RegisterUser | InviteUser | ChangeUserSubscription | ChangeUserName | DeleteUser;
 
 export class UserNotFoundError extends DecisionError {
   constructor() {
@@ -122,6 +136,13 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
       if (state.isActive !== isActive) events.push({ type: 'UserActivationChanged', data: { userId, isActive, changedAt: now } });
       return events;
     }
+    case 'ChangeUserName': {
+      // Only a registered owner has a name of their own to change; the same name again records nothing.
+      if (state.status !== 'registered') throw new UserNotFoundError();
+      const { userId, firstName, lastName } = command.data;
+      if (state.firstName === firstName && state.lastName === lastName) return [];
+      return [{ type: 'UserNameChanged', data: { userId, firstName, lastName, changedAt: now } }];
+    }
     case 'DeleteUser': {
       if (state.status !== 'invited' && state.status !== 'registered') throw new UserNotFoundError();
       return [{ type: 'UserDeleted', data: { userId: state.userId, deletedAt: now } }];
@@ -134,13 +155,15 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
 export function evolveUser(state: UserState, event: UserEvent): UserState {
   switch (event.type) {
     case 'UserRegistered': {
-      const { userId, email } = event.data;
-      if (state.status === 'invited') return { ...state, status: 'registered', email };
+      const { userId, email, firstName, lastName } = event.data;
+      if (state.status === 'invited') return { ...state, status: 'registered', email, firstName, lastName };
       // Placeholder limits until the UserSubscriptionChanged that a registration always carries.
       return {
         status: 'registered',
         userId,
         email,
+        firstName,
+        lastName,
         subscriptionTier: 'free',
         subscriptionStatus: 'active',
         maxWebsites: 0,
@@ -159,6 +182,11 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
     }
     case 'UserActivationChanged':
       return state.status === 'invited' || state.status === 'registered' ? { ...state, isActive: event.data.isActive } : state;
+    case 'UserNameChanged': {
+      if (state.status !== 'registered') return state;
+      const { firstName, lastName } = event.data;
+      return { ...state, firstName, lastName };
+    }
     case 'UserDeleted':
       return { status: 'deleted', userId: event.data.userId };
     default:

@@ -1,5 +1,5 @@
 // The user decider as given / when / then: registering, completing an invitation, admins changing a
-// subscription, deletion.
+// subscription, owners renaming themselves, deletion.
 import { describe, expect, it } from 'vitest';
 import { foldEvents } from './decider';
 import type { UserEvent } from './user';
@@ -118,6 +118,31 @@ describe('when the person is registered', () => {
 
   it('deletes the account', () => {
     given([registered, onFreePlan]).when({ type: 'DeleteUser', data: { userId }, metadata: { now } }).then([deleted]);
+  });
+});
+
+const rename = (firstName: string | null, lastName: string | null): UserCommand => ({
+  type: 'ChangeUserName',
+  data: { userId, firstName, lastName },
+  metadata: { now },
+});
+
+describe('when a registered owner renames themselves', () => {
+  it('records the new name', () => {
+    given([registered, onFreePlan])
+      .when(rename('Augusta Ada', null))
+      .then([{ type: 'UserNameChanged', data: { userId, firstName: 'Augusta Ada', lastName: null, changedAt: now } }]);
+  });
+
+  it('records nothing for the name they already have, also after an earlier rename', () => {
+    given([registered, onFreePlan]).when(rename('Ada', 'Lovelace')).then([]);
+    const renamed: UserEvent = { type: 'UserNameChanged', data: { userId, firstName: 'Ada', lastName: 'King', changedAt: now } };
+    given([registered, onFreePlan, renamed]).when(rename('Ada', 'King')).then([]);
+  });
+
+  it('refuses an invitation not accepted yet and a deleted account', () => {
+    given([invited]).when(rename('Ada', null)).thenRefuses(UserNotFoundError);
+    given([registered, onFreePlan, deleted]).when(rename('Ada', null)).thenRefuses(UserNotFoundError);
   });
 });
 

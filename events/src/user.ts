@@ -1,5 +1,5 @@
 // The user stream family: accounts of website owners, their subscription and limits as admins set
-// them, and their deletion. Credentials and sessions are secrets, not history: they are not here.
+// them, the name they give themselves, and their deletion. Credentials and sessions are secrets, not history: they are not here.
 import { z } from 'zod';
 import { defineEvent, type EventOf } from './definition';
 import { actor, emailAddress, isoDateTime, maxConsentsPerMonth, maxWebsites, subscriptionTier, userId } from './fields';
@@ -72,11 +72,18 @@ export type UserDeletedData = z.infer<typeof UserDeletedData>;
 export const UserDeleted = defineEvent({ type: 'UserDeleted', version: 1, category: 'user', schema: UserDeletedData });
 export type UserDeleted = EventOf<typeof UserDeleted>;
 
-export type UserEvent = UserRegistered | UserInvited | UserSubscriptionChanged | UserActivationChanged | UserDeleted;
+/** The owner changed their own name (null: left blank). */
+export const UserNameChangedData = z.strictObject({ userId, firstName: personName, lastName: personName, changedAt: isoDateTime });
+export type UserNameChangedData = z.infer<typeof UserNameChangedData>;
+export const UserNameChanged = defineEvent({ type: 'UserNameChanged', version: 1, category: 'user', schema: UserNameChangedData });
+export type UserNameChanged = EventOf<typeof UserNameChanged>;
+
+export type UserEvent = UserRegistered | UserInvited | UserSubscriptionChanged | UserActivationChanged | UserNameChanged | UserDeleted;
 export const userEventTypes = [
   'UserRegistered',
   'UserInvited',
   'UserSubscriptionChanged',
   'UserActivationChanged',
+  'UserNameChanged',
   'UserDeleted',
 ] as const satisfies readonly UserEvent['type'][];

@@ -18,6 +18,7 @@ import { Route as PricingRouteImport } from './routes/pricing'
 import { Route as PrivacyRouteImport } from './routes/privacy'
 import { Route as PrivacyPolicyRouteImport } from './routes/privacy-policy'
 import { Route as AppAdminRouteImport } from './routes/_app/_admin'
+import { Route as AppAccountRouteImport } from './routes/_app/account'
 import { Route as AppAnalyticsRouteImport } from './routes/_app/analytics'
 import { Route as AppDashboardRouteImport } from './routes/_app/dashboard'
 import { Route as AppExportRouteImport } from './routes/_app/export'
@@ -87,6 +88,11 @@ const PrivacyPolicyRoute = PrivacyPolicyRouteImport.update({
 } as any)
 const AppAdminRoute = AppAdminRouteImport.update({
   id: '/_admin',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppAccountRoute = AppAccountRouteImport.update({
+  id: '/account',
+  path: '/account',
   getParentRoute: () => AppRoute,
 } as any)
 const AppAnalyticsRoute = AppAnalyticsRouteImport.update({
@@ -237,6 +243,7 @@ export interface FileRoutesByFullPath {
   '/pricing': typeof PricingRoute
   '/privacy': typeof PrivacyRoute
   '/privacy-policy': typeof PrivacyPolicyRoute
+  '/account': typeof AppAccountRoute
   '/analytics': typeof AppAnalyticsRoute
   '/dashboard': typeof AppDashboardRoute
   '/export': typeof AppExportRoute
@@ -273,6 +280,7 @@ export interface FileRoutesByTo {
   '/pricing': typeof PricingRoute
   '/privacy': typeof PrivacyRoute
   '/privacy-policy': typeof PrivacyPolicyRoute
+  '/account': typeof AppAccountRoute
   '/analytics': typeof AppAnalyticsRoute
   '/dashboard': typeof AppDashboardRoute
   '/export': typeof AppExportRoute
@@ -312,6 +320,7 @@ export interface FileRoutesById {
   '/privacy': typeof PrivacyRoute
   '/privacy-policy': typeof PrivacyPolicyRoute
   '/_app/_admin': typeof AppAdminRouteWithChildren
+  '/_app/account': typeof AppAccountRoute
   '/_app/analytics': typeof AppAnalyticsRoute
   '/_app/dashboard': typeof AppDashboardRoute
   '/_app/export': typeof AppExportRoute
@@ -350,6 +359,7 @@ export interface FileRouteTypes {
     | '/pricing'
     | '/privacy'
     | '/privacy-policy'
+    | '/account'
     | '/analytics'
     | '/dashboard'
     | '/export'
@@ -386,6 +396,7 @@ export interface FileRouteTypes {
     | '/pricing'
     | '/privacy'
     | '/privacy-policy'
+    | '/account'
     | '/analytics'
     | '/dashboard'
     | '/export'
@@ -424,6 +435,7 @@ export interface FileRouteTypes {
     | '/privacy'
     | '/privacy-policy'
     | '/_app/_admin'
+    | '/_app/account'
     | '/_app/analytics'
     | '/_app/dashboard'
     | '/_app/export'
@@ -529,6 +541,13 @@ declare module '@tanstack/react-router' {
       path: ''
       fullPath: '/'
       preLoaderRoute: typeof AppAdminRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/account': {
+      id: '/_app/account'
+      path: '/account'
+      fullPath: '/account'
+      preLoaderRoute: typeof AppAccountRouteImport
       parentRoute: typeof AppRoute
     }
     '/_app/analytics': {
@@ -751,6 +770,7 @@ const AppAdminRouteWithChildren = AppAdminRoute._addFileChildren(
 
 interface AppRouteChildren {
   AppAdminRoute: typeof AppAdminRouteWithChildren
+  AppAccountRoute: typeof AppAccountRoute
   AppAnalyticsRoute: typeof AppAnalyticsRoute
   AppDashboardRoute: typeof AppDashboardRoute
   AppExportRoute: typeof AppExportRoute
@@ -772,6 +792,7 @@ interface AppRouteChildren {
 
 const AppRouteChildren: AppRouteChildren = {
   AppAdminRoute: AppAdminRouteWithChildren,
+  AppAccountRoute: AppAccountRoute,
   AppAnalyticsRoute: AppAnalyticsRoute,
   AppDashboardRoute: AppDashboardRoute,
   AppExportRoute: AppExportRoute,

@@ -6,7 +6,7 @@ import type { Projection } from '../projection';
 
 export const usersProjection: Projection = {
   name: 'users',
-  canHandle: ['UserRegistered', 'UserInvited', 'UserSubscriptionChanged', 'UserActivationChanged', 'UserDeleted'],
+  canHandle: ['UserRegistered', 'UserInvited', 'UserSubscriptionChanged', 'UserActivationChanged', 'UserNameChanged', 'UserDeleted'],
 
   async apply(events: readonly StoredEvent[], tx: DbTransaction): Promise<void> {
     for (const event of events) {
@@ -56,6 +56,13 @@ export const usersProjection: Projection = {
             name: 'users-set-active',
             text: 'UPDATE users SET is_active = $2, updated_at = $3 WHERE id = $1',
             values: [event.data.userId, event.data.isActive, event.data.changedAt],
+          });
+          break;
+        case 'UserNameChanged':
+          await tx.query({
+            name: 'users-rename',
+            text: 'UPDATE users SET first_name = $2, last_name = $3, updated_at = $4 WHERE id = $1',
+            values: [event.data.userId, event.data.firstName, event.data.lastName, event.data.changedAt],
           });
           break;
         case 'UserDeleted':

@@ -63,6 +63,17 @@ describe('when a person registers', () => {
   });
 });
 
+describe('when an owner renames themselves', () => {
+  it('shows the new name, blank parts as null', async () => {
+    const userId = randomUUID();
+    await append(`user-${userId}`, [
+      { type: 'UserRegistered', data: { userId, email: 'cy@example.com', firstName: 'Cy', lastName: 'Old', registeredAt: at(0) } },
+      { type: 'UserNameChanged', data: { userId, firstName: 'Cyrus', lastName: null, changedAt: at(5) } },
+    ]);
+    expect(await getUser(db.pool, userId)).toMatchObject({ firstName: 'Cyrus', lastName: null, updatedAt: at(5) });
+  });
+});
+
 describe('when an invited person registers', () => {
   it('keeps the invitation’s limits, and follows admins’ changes until deleted', async () => {
     const userId = randomUUID();

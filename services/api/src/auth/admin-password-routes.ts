@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { ApiError, notSignedIn } from '../errors';
 import { errorsFor } from '../schemas';
 import { findAdminPasswordHash } from './credentials';
+import { assertStrongPassword } from './password-strength';
 import { newPassword, offeredPassword, type PasswordHasher } from './passwords';
 import { forgetViewer, getViewer } from './viewer';
 
@@ -50,6 +51,7 @@ export const adminPasswordRoutes: FastifyPluginAsyncZod<AdminPasswordRoutesOptio
         throw new ApiError(400, 'WRONG_PASSWORD', 'The current password is not correct');
       }
       if (chosen === currentPassword) throw new ApiError(400, 'SAME_PASSWORD', 'Choose a new password, not the current one');
+      assertStrongPassword(chosen, [username]);
       const newHash = await hasher.hash(chosen);
       await pool.query({
         name: 'change-admin-password',

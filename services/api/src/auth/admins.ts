@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { adminUsernamePattern, withTransaction, type Db } from '@consentry/infra';
 import { adminExists, countAdmins, createAdminCredentialIfMissing, saveAdminCredential } from './credentials';
+import { findPasswordWeakness } from './password-strength';
 import { createPasswordHasher, maxPasswordLength, minPasswordLength, type PasswordHasher } from './passwords';
 
 export const defaultAdminUsername = 'admin';
@@ -63,6 +64,8 @@ export async function saveAdmin(pool: Db, username: string, password: string, ha
   if (password.length < minPasswordLength || password.length > maxPasswordLength) {
     throw new AdminInputError(`The password must be ${minPasswordLength} to ${maxPasswordLength} characters`);
   }
+  const weakness = findPasswordWeakness(password, [username]);
+  if (weakness) throw new AdminInputError(weakness);
   const passwordHash = await hasher.hash(password);
   return withTransaction(pool, async (tx) => {
     const existed = await adminExists(tx, username);

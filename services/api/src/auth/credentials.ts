@@ -76,3 +76,23 @@ export async function createAdminCredentialIfMissing(
   });
   return (result.rowCount ?? 0) > 0;
 }
+
+/** An owner's password hash by account; null when there is none (invited, or no such account). */
+export async function findUserPasswordHash(db: Queryable, userId: string): Promise<string | null> {
+  const { rows } = await db.query<{ password_hash: string | null }>({
+    name: 'find-user-password-hash',
+    text: 'SELECT password_hash FROM user_credentials WHERE user_id = $1',
+    values: [userId],
+  });
+  return rows[0]?.password_hash ?? null;
+}
+
+/** Replaces a registered owner's password hash; false when the account has no password to replace. */
+export async function replaceUserPasswordHash(db: Queryable, userId: string, passwordHash: string): Promise<boolean> {
+  const result = await db.query({
+    name: 'replace-user-password-hash',
+    text: 'UPDATE user_credentials SET password_hash = $2, updated_at = now() WHERE user_id = $1 AND password_hash IS NOT NULL',
+    values: [userId, passwordHash],
+  });
+  return (result.rowCount ?? 0) > 0;
+}

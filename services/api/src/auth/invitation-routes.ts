@@ -7,18 +7,14 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { acceptInvitation, findInvitation, InvitationInvalidError } from '../accounts/accounts';
 import { errorsFor, toUserAnswer, userAnswer } from '../schemas';
+import { assertStrongPassword } from './password-strength';
 import { newPassword, type PasswordHasher } from './passwords';
+import { personName } from './person-name';
 import { forgetViewer } from './viewer';
 
 /** 32 random bytes, base64url: 43 characters. */
 const invitationToken = z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'must be the token from an invitation link');
 
-const personName = z
-  .string()
-  .trim()
-  .max(100)
-  .optional()
-  .transform((name) => (name ? name : null));
 
 export const invitationRoutes: FastifyPluginAsyncZod<{ pool: Db; hasher: PasswordHasher }> = async (app, { pool, hasher }) => {
   app.post(
@@ -46,12 +42,15 @@ export const invitationRoutes: FastifyPluginAsyncZod<{ pool: Db; hasher: Passwor
       schema: {
         tags: ['auth'],
         summary: 'Accept an invitation: choose a password, finish sign-up and sign in (the link works once)',
-        body: z.object({ token: invitationToken, password: newPassword, firstName: personName, lastName: personName }),
+        body: z.object({ token: invitationToken, password: newPassword, firstName: personName('First name'), lastName: personName('Last name') }),
         response: { 201: z.object({ user: userAnswer }), ...errorsFor(400, 413, 415) },
       },
     },
     async (request, reply) => {
       const { token, password, firstName, lastName } = request.body;
+      const invitation = await findInvitation(pool, token);
+      if (!invitation) throw new InvitationInvalidError();
+      assertStrongPassword(password, [invitation.email, firstName, lastName]);
       const user = await acceptInvitation({ pool, hasher }, token, { password, firstName, lastName });
       await request.session.regenerate(['adminUsername']);
       request.session.set('userId', user.id);

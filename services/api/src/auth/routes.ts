@@ -19,7 +19,9 @@ import { alreadyRegisteredEmail, confirmRegistrationEmail } from '../mail/accoun
 import type { Mailer } from '../mail/mailer';
 import { errorsFor, toUserAnswer, userAnswer } from '../schemas';
 import { findAdminPasswordHash } from './credentials';
+import { assertStrongPassword } from './password-strength';
 import { newPassword, offeredPassword, type PasswordHasher } from './passwords';
+import { personName } from './person-name';
 import { createSignInThrottle, defaultSignInThrottle, tallySecretFrom, type SignInThrottleOptions } from './sign-in-throttle';
 import { forgetViewer, getViewer } from './viewer';
 
@@ -58,18 +60,11 @@ export interface AuthRoutesOptions {
   readonly sessionSecret: string;
 }
 
-const personName = z
-  .string()
-  .trim()
-  .max(100)
-  .optional()
-  .transform((name) => (name ? name : null));
-
 const registerBody = z.object({
   email: z.string().trim().pipe(emailAddress),
   password: newPassword,
-  firstName: personName,
-  lastName: personName,
+  firstName: personName('First name'),
+  lastName: personName('Last name'),
 });
 const loginBody = z.object({ email: z.string().trim().min(1).max(254), password: offeredPassword });
 const userAuthAnswer = z.object({ user: userAnswer });
@@ -218,6 +213,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
         return reply.code(429).header('retry-after', String(wait)).send(errorBody('RATE_LIMITED', tooManyAttempts(wait)));
       }
       const { email, password, firstName, lastName } = request.body;
+      assertStrongPassword(password, [email, firstName, lastName]);
       if (options.mailer) {
         const outcome = await requestRegistration(accounts, { email, password, firstName, lastName });
         const { companyName } = await getInstallationBranding(pool);

@@ -44,7 +44,7 @@ export interface FuzzTarget {
 /** Routes a caller cannot fuzz meaningfully: a stream that never ends, the document itself. */
 const skipped = (path: string) => path === '/api/events' || path.startsWith('/api/docs');
 /** Routes that end the caller's own session: sent signed out only, so the fuzz keeps its sessions. */
-const sessionEnding = new Set(['POST /api/logout', 'POST /api/admin/logout', 'POST /api/admin/password']);
+const sessionEnding = new Set(['POST /api/logout', 'POST /api/admin/logout', 'POST /api/admin/password', 'POST /api/auth/password']);
 
 export function targetsOf(document: OpenApiDocument): FuzzTarget[] {
   const targets: FuzzTarget[] = [];

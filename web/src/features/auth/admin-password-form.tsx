@@ -65,7 +65,7 @@ export function AdminPasswordForm() {
           value={newPassword}
           onChange={(event) => setNewPassword(event.target.value)}
         />
-        <p className="text-xs text-muted-foreground">8 to 128 characters.</p>
+        <p className="text-xs text-muted-foreground">8 to 128 characters and hard to guess: a few unrelated words work well; common passwords and your username are refused.</p>
       </div>
       <div className="space-y-2">
         <Label htmlFor="admin-repeat-password">Repeat the new password</Label>

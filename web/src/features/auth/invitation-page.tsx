@@ -134,7 +134,7 @@ export function InvitationPage({ token }: { token: string }) {
                   id="invitation-password-hint"
                   className="text-xs text-muted-foreground"
                 >
-                  {minPasswordLength} to 128 characters.
+                  {minPasswordLength} to 128 characters and hard to guess: a few unrelated words work well; common passwords and your own name or email are refused.
                 </p>
               </div>
               {failure ? (

@@ -121,7 +121,7 @@ export function OwnerLoginForm({ mode, onSignedIn }: { mode: AuthMode; onSignedI
         />
         {mode === 'register' ? (
           <p id={`${idPrefix}-password-hint`} className="text-xs text-muted-foreground">
-            At least {minPasswordLength} characters.
+            At least {minPasswordLength} characters and hard to guess: a few unrelated words work well; common passwords and your own name or email are refused.
           </p>
         ) : null}
       </div>

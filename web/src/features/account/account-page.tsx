@@ -1,0 +1,217 @@
+// The Account page (/account): the signed-in owner changes their name and their password. Each form
+// says what happened and, when the api refuses, what to do (the api's own words: a weak password's
+// advice, a wrong current password). A password change signs the owner out on their other devices.
+import { useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { PageHeader } from '../../components/page-header';
+import { Button } from '../../components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
+import { Input } from '../../components/ui/input';
+import { Label } from '../../components/ui/label';
+import { getServerMessage, sendJson } from '../../lib/api';
+import { currentUserQueryOptions, type SessionUser } from '../auth/queries';
+import { useSession } from '../auth/use-session';
+
+type Outcome = { kind: 'done' | 'failed'; text: string } | null;
+
+function OutcomeMessage({ id, outcome }: { id: string; outcome: Outcome }) {
+  if (!outcome) return null;
+  return outcome.kind === 'done' ? (
+    <p id={id} role="status" className="text-sm text-green-700 dark:text-green-400">
+      {outcome.text}
+    </p>
+  ) : (
+    <p id={id} role="alert" className="text-sm text-destructive">
+      {outcome.text}
+    </p>
+  );
+}
+
+export function NameForm({ user }: { user: SessionUser }) {
+  const [firstName, setFirstName] = useState(user.firstName ?? '');
+  const [lastName, setLastName] = useState(user.lastName ?? '');
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<Outcome>(null);
+  const queryClient = useQueryClient();
+  const onlySpaces = (name: string) => name !== '' && name.trim() === '';
+  const blocked = onlySpaces(firstName) || onlySpaces(lastName);
+
+  async function save(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (blocked) return;
+    setBusy(true);
+    setOutcome(null);
+    try {
+      const saved = await sendJson<SessionUser>('PATCH', '/api/auth/user', { firstName, lastName });
+      queryClient.setQueryData(currentUserQueryOptions().queryKey, saved);
+      setFirstName(saved.firstName ?? '');
+      setLastName(saved.lastName ?? '');
+      setOutcome({ kind: 'done', text: 'Name saved. It shows in the app from now on.' });
+    } catch (error) {
+      setOutcome({ kind: 'failed', text: `Name not saved: ${getServerMessage(error)}` });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className="space-y-4" onSubmit={(event) => void save(event)} aria-label="Your name">
+      <div className="grid gap-4 sm:grid-cols-2">
+        <div className="space-y-2">
+          <Label htmlFor="account-first-name">First name</Label>
+          <Input
+            id="account-first-name"
+            autoComplete="given-name"
+            maxLength={100}
+            disabled={busy}
+            value={firstName}
+            onChange={(event) => setFirstName(event.target.value)}
+          />
+        </div>
+        <div className="space-y-2">
+          <Label htmlFor="account-last-name">Last name</Label>
+          <Input
+            id="account-last-name"
+            autoComplete="family-name"
+            maxLength={100}
+            disabled={busy}
+            value={lastName}
+            onChange={(event) => setLastName(event.target.value)}
+          />
+        </div>
+      </div>
+      {blocked ? (
+        <p role="alert" className="text-sm text-destructive">
+          A name cannot be only spaces: type a name or leave the field empty.
+        </p>
+      ) : null}
+      <OutcomeMessage id="account-name-outcome" outcome={outcome} />
+      <Button type="submit" disabled={busy || blocked}>
+        {busy ? 'Saving...' : 'Save name'}
+      </Button>
+    </form>
+  );
+}
+
+export function PasswordForm() {
+  const [currentPassword, setCurrentPassword] = useState('');
+  const [newPassword, setNewPassword] = useState('');
+  const [repeated, setRepeated] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<Outcome>(null);
+  const mismatch = repeated !== '' && repeated !== newPassword;
+
+  async function save(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (newPassword !== repeated) return;
+    setBusy(true);
+    setOutcome(null);
+    try {
+      await sendJson('POST', '/api/auth/password', { currentPassword, newPassword });
+      setCurrentPassword('');
+      setNewPassword('');
+      setRepeated('');
+      setOutcome({
+        kind: 'done',
+        text: 'Password changed. Use the new password from now on: you stay signed in here, and your other devices were signed out.',
+      });
+    } catch (error) {
+      setOutcome({ kind: 'failed', text: `Password not changed: ${getServerMessage(error)}` });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className="space-y-4" onSubmit={(event) => void save(event)} aria-label="Change password">
+      <div className="space-y-2">
+        <Label htmlFor="account-current-password">Current password</Label>
+        <Input
+          id="account-current-password"
+          type="password"
+          autoComplete="current-password"
+          required
+          disabled={busy}
+          value={currentPassword}
+          onChange={(event) => setCurrentPassword(event.target.value)}
+        />
+      </div>
+      <div className="space-y-2">
+        <Label htmlFor="account-new-password">New password</Label>
+        <Input
+          id="account-new-password"
+          type="password"
+          autoComplete="new-password"
+          required
+          minLength={8}
+          maxLength={128}
+          disabled={busy}
+          value={newPassword}
+          aria-describedby="account-new-password-hint"
+          onChange={(event) => setNewPassword(event.target.value)}
+        />
+        <p id="account-new-password-hint" className="text-xs text-muted-foreground">
+          8 to 128 characters and hard to guess: a few unrelated words work well; common passwords and your own name or email are refused.
+        </p>
+      </div>
+      <div className="space-y-2">
+        <Label htmlFor="account-repeat-password">Repeat the new password</Label>
+        <Input
+          id="account-repeat-password"
+          type="password"
+          autoComplete="new-password"
+          required
+          disabled={busy}
+          value={repeated}
+          aria-invalid={mismatch}
+          aria-describedby={mismatch ? 'account-repeat-password-error' : undefined}
+          onChange={(event) => setRepeated(event.target.value)}
+        />
+        {mismatch ? (
+          <p id="account-repeat-password-error" role="alert" className="text-xs text-destructive">
+            The two new passwords differ: type the same password twice.
+          </p>
+        ) : null}
+      </div>
+      <OutcomeMessage id="account-password-outcome" outcome={outcome} />
+      <Button type="submit" disabled={busy || mismatch}>
+        {busy ? 'Saving...' : 'Change password'}
+      </Button>
+    </form>
+  );
+}
+
+export function AccountPage() {
+  const { user } = useSession();
+  return (
+    <>
+      <PageHeader title="Account" description="Your name and password." />
+      {user ? (
+        <div className="grid items-start gap-6 lg:grid-cols-2">
+          <Card>
+            <CardHeader>
+              <CardTitle>Name</CardTitle>
+              <CardDescription>How you are greeted in the app. Signed in as {user.email ?? 'you'}.</CardDescription>
+            </CardHeader>
+            <CardContent>
+              <NameForm key={user.id} user={user} />
+            </CardContent>
+          </Card>
+          <Card>
+            <CardHeader>
+              <CardTitle>Password</CardTitle>
+              <CardDescription>Changing it signs you out on your other devices.</CardDescription>
+            </CardHeader>
+            <CardContent>
+              <PasswordForm />
+            </CardContent>
+          </Card>
+        </div>
+      ) : (
+        <p className="text-sm text-muted-foreground">
+          These settings belong to a website owner account. Admins change their password at /admin/password.
+        </p>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,116 @@
+// The Account page's forms: the name form saves through PATCH /api/auth/user and updates who is
+// signed in; the password form sends the current and new password and says what happened, or the
+// api's reason and what to do.
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { jsonResponse, renderInApp, stubFetch } from '../../test/render';
+import { currentUserQueryOptions, type SessionUser } from '../auth/queries';
+import { AccountPage } from './account-page';
+
+const owner: SessionUser = { id: 'u1', email: 'ada@example.com', firstName: 'Ada', lastName: 'Lovelace', subscriptionTier: 'free' };
+const errorResponse = (status: number, code: string, message: string) => jsonResponse({ error: { code, message } }, status);
+
+/** The sessions the page reads (the owner, no admin) plus the routes a test adds. */
+function stubAccountFetch(routes: Parameters<typeof stubFetch>[0] = {}) {
+  return stubFetch({
+    'GET /api/admin/me': () => errorResponse(401, 'UNAUTHENTICATED', 'Sign in to continue'),
+    'GET /api/auth/user': () => jsonResponse(owner),
+    ...routes,
+  });
+}
+
+function renderAccount() {
+  const rendered = renderInApp(<AccountPage />);
+  rendered.queryClient.setQueryData(currentUserQueryOptions().queryKey, owner);
+  return rendered;
+}
+
+describe('the name form', () => {
+  it('saves the name and updates who is signed in', async () => {
+    const { requests } = stubAccountFetch({
+      'PATCH /api/auth/user': () => jsonResponse({ ...owner, firstName: 'Augusta', lastName: null }),
+    });
+    const { queryClient } = renderAccount();
+    const user = userEvent.setup();
+    const first = await screen.findByLabelText('First name');
+    expect(first).toHaveValue('Ada');
+    await user.clear(first);
+    await user.type(first, 'Augusta');
+    await user.clear(screen.getByLabelText('Last name'));
+    await user.click(screen.getByRole('button', { name: 'Save name' }));
+    expect(await screen.findByRole('status')).toHaveTextContent('Name saved.');
+    expect(requests.find((request) => request.method === 'PATCH')?.body).toEqual({ firstName: 'Augusta', lastName: '' });
+    expect(queryClient.getQueryData(currentUserQueryOptions().queryKey)).toMatchObject({ firstName: 'Augusta', lastName: null });
+  });
+
+  it('does not send a name of only spaces and says what to do', async () => {
+    const { requests } = stubAccountFetch();
+    renderAccount();
+    const user = userEvent.setup();
+    const first = await screen.findByLabelText('First name');
+    await user.clear(first);
+    await user.type(first, '   ');
+    expect(screen.getByRole('alert')).toHaveTextContent('A name cannot be only spaces: type a name or leave the field empty.');
+    expect(screen.getByRole('button', { name: 'Save name' })).toBeDisabled();
+    expect(requests.some((request) => request.method === 'PATCH')).toBe(false);
+  });
+});
+
+describe('the password form', () => {
+  async function fill(current: string, next: string, repeated = next) {
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText('Current password'), current);
+    await user.type(screen.getByLabelText('New password'), next);
+    await user.type(screen.getByLabelText('Repeat the new password'), repeated);
+    return user;
+  }
+
+  it('changes the password and says the other devices were signed out', async () => {
+    const { requests } = stubAccountFetch({
+      'POST /api/auth/password': () => jsonResponse({ success: true }),
+    });
+    renderAccount();
+    const user = await fill('correct horse battery', 'brand new horse staple');
+    await user.click(screen.getByRole('button', { name: 'Change password' }));
+    expect(await screen.findByRole('status')).toHaveTextContent('Password changed. Use the new password from now on');
+    expect(screen.getByRole('status')).toHaveTextContent('your other devices were signed out');
+    expect(requests.find((request) => request.method === 'POST')?.body).toEqual({
+      currentPassword: 'correct horse battery',
+      newPassword: 'brand new horse staple',
+    });
+    expect(screen.getByLabelText('Current password')).toHaveValue('');
+  });
+
+  it('shows why a weak password was refused and what to do', async () => {
+    stubAccountFetch({
+      'POST /api/auth/password': () =>
+        errorResponse(400, 'WEAK_PASSWORD', 'Choose a stronger password: add a few more words that are not common (this is one of the ten most used passwords).'),
+    });
+    renderAccount();
+    const user = await fill('correct horse battery', '12345678');
+    await user.click(screen.getByRole('button', { name: 'Change password' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Password not changed: Choose a stronger password: add a few more words that are not common',
+    );
+  });
+
+  it('says when the current password is wrong', async () => {
+    stubAccountFetch({
+      'POST /api/auth/password': () => errorResponse(400, 'WRONG_PASSWORD', 'The current password is not correct: type the password you sign in with now'),
+    });
+    renderAccount();
+    const user = await fill('not it', 'brand new horse staple');
+    await user.click(screen.getByRole('button', { name: 'Change password' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Password not changed: The current password is not correct');
+  });
+
+  it('does not send two different new passwords', async () => {
+    const { requests } = stubAccountFetch();
+    renderAccount();
+    await fill('correct horse battery', 'brand new horse staple', 'brand new horse stapel');
+    expect(screen.getByRole('alert')).toHaveTextContent('The two new passwords differ');
+    expect(screen.getByRole('button', { name: 'Change password' })).toBeDisabled();
+    expect(requests.some((request) => request.method === 'POST')).toBe(false);
+  });
+});
