@@ -16,17 +16,26 @@ import { bannerLanguage, bannerTextOverrides } from './banner-texts';
 import { consentRule, offeredPurposes, optionalPurpose, regionCode } from './purposes';
 
 /**
- * A lowercase hostname without scheme or port: dot-separated labels of letters, digits and inner
- * hyphens, each at most 63 characters, 253 in all. A single label (`localhost`) is allowed for
- * self-hosted test setups.
+ * A lowercase hostname without scheme: dot-separated labels of letters, digits and inner hyphens,
+ * each at most 63 characters, 253 in all. A single label (`localhost`) and an explicit port
+ * (`shop.lan:8080`, 1–65535) are allowed for self-hosted and test setups: the port says where the
+ * site is fetched (installation check, scans); the Origin check, the choice cookie and what counts as
+ * the same site use the hostname alone (`getDomainHostname`).
  */
 export const websiteDomain = z
   .string()
   .min(1)
   .max(253)
-  .regex(/^(?!-)[a-z0-9-]{1,63}(?<!-)(?:\.(?!-)[a-z0-9-]{1,63}(?<!-))*$/, {
-    error: 'Expected a lowercase hostname such as example.com',
-  });
+  .regex(
+    /^(?!-)[a-z0-9-]{1,63}(?<!-)(?:\.(?!-)[a-z0-9-]{1,63}(?<!-))*(?::(?:[1-9]\d{0,3}|[1-5]\d{4}|6[0-4]\d{3}|65[0-4]\d{2}|655[0-2]\d|6553[0-5]))?$/,
+    { error: 'Expected a lowercase hostname such as example.com, optionally with a port' },
+  );
+
+/** A website domain's hostname, without the explicit port it may carry (`shop.lan:8080` → `shop.lan`). */
+export function getDomainHostname(domain: string): string {
+  const colon = domain.indexOf(':');
+  return colon === -1 ? domain : domain.slice(0, colon);
+}
 
 /** The code in the embed snippet (`data-embed-code`): URL-safe, 8 to 64 characters. */
 export const embedCode = z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, {

@@ -7,6 +7,7 @@ import {
   WebsiteAdded,
   WebsiteAddedData,
   WebsiteRemovedData,
+  getDomainHostname,
   websiteDomain,
   WebsiteSettingsChangedData,
 } from './website';
@@ -33,7 +34,7 @@ describe('a website being added', () => {
 });
 
 describe('a website domain', () => {
-  it.each(['example.com', 'www.example.co.uk', 'xn--bcher-kva.example', 'localhost', 'a-b.c1.io', `${text(63)}.com`])(
+  it.each(['example.com', 'www.example.co.uk', 'xn--bcher-kva.example', 'localhost', 'a-b.c1.io', `${text(63)}.com`, 'shop.lan:8080', 'localhost:65535', 'test.local:1'])(
     'accepts %s',
     (domain) => {
       expect(failuresOf(websiteDomain, domain)).toEqual([]);
@@ -43,7 +44,12 @@ describe('a website domain', () => {
   it.each([
     'Example.com',
     'https://example.com',
-    'example.com:8080',
+    'example.com:',
+    'example.com:0',
+    'example.com:08080',
+    'example.com:65536',
+    'example.com:80:80',
+    ':8080',
     'example.com/',
     '-example.com',
     'example-.com',
@@ -53,6 +59,11 @@ describe('a website domain', () => {
     '',
   ])('refuses %j', (domain) => {
     expect(failuresOf(websiteDomain, domain)).not.toEqual([]);
+  });
+
+  it('has a hostname without its explicit port', () => {
+    expect(getDomainHostname('shop.lan:8080')).toBe('shop.lan');
+    expect(getDomainHostname('example.com')).toBe('example.com');
   });
 
   it('refuses more than 253 characters', () => {

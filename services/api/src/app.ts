@@ -20,6 +20,7 @@ import { adminDeadLetterRoutes } from './admin/dead-letters-routes';
 import { invitationRoutes } from './auth/invitation-routes';
 import type { Mailer } from './mail/mailer';
 import { adminUserRoutes } from './admin/users-routes';
+import { accountRoutes } from './auth/account-routes';
 import { adminPasswordRoutes } from './auth/admin-password-routes';
 import { createOriginGuard } from './auth/origin-guard';
 import { createPasswordHasher, type PasswordHashing } from './auth/passwords';
@@ -77,6 +78,8 @@ export interface ApiOptions {
    * (VERIFY_ALLOWED_HOSTS, as for the installation check and scans), and the DNS lookup (tests).
    */
   readonly webhookUrls?: { readonly allowHosts?: readonly string[]; readonly lookup?: Lookup };
+  /** Whether an enrichment provider is configured (ENRICHMENT_PROVIDER is not `off`), told to owners on a lead. Default false. */
+  readonly enrichmentOn?: boolean;
   readonly extraRoutes?: (api: { readonly app: FastifyInstance; readonly resolveScope: ResolveScope }) => Promise<void>;
 }
 
@@ -191,11 +194,12 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, options) =>
     ...(options.metricsRegistry ? { onSignIn: createSignInCounter(options.metricsRegistry) } : {}),
   });
   await app.register(adminPasswordRoutes, { pool, hasher });
+  await app.register(accountRoutes, { pool, hasher });
   await app.register(invitationRoutes, { pool, hasher });
   await app.register(websiteRoutes, { pool });
   await app.register(bannerTextRoutes);
   await app.register(scanRoutes, { pool });
-  await app.register(leadRoutes, { pool });
+  await app.register(leadRoutes, { pool, enrichmentOn: options.enrichmentOn ?? false });
   await app.register(webhookRoutes, { pool, ...(options.webhookUrls ? { urlCheck: options.webhookUrls } : {}) });
   await app.register(statsRoutes, { pool });
   await app.register(analyticsRoutes, { pool });

@@ -1,5 +1,7 @@
 // Which pages may record events for a website: its own domain and its subdomains, over http(s).
 // Browsers always send Origin on the cross-origin POSTs the widget makes (sendBeacon, fetch).
+// The hostname decides: a domain's explicit port (`shop.lan:8080`) says where the site is fetched.
+import { getDomainHostname } from '@consentry/events';
 
 export function isOriginAllowed(origin: string | undefined, websiteDomain: string): boolean {
   if (!origin) return false;
@@ -11,7 +13,7 @@ export function isOriginAllowed(origin: string | undefined, websiteDomain: strin
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return false;
   const host = url.hostname.toLowerCase().replace(/\.$/, '');
-  const domain = websiteDomain.toLowerCase();
+  const domain = getDomainHostname(websiteDomain.toLowerCase());
   return host === domain || host.endsWith(`.${domain}`);
 }
 

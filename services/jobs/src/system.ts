@@ -441,6 +441,7 @@ export async function startSystem(config: Config, options: SystemOptions = {}): 
         seedPlans: false,
         // Webhook endpoints obey the installation check's address rules.
         webhookUrls: { allowHosts: config.VERIFY_ALLOWED_HOSTS },
+        enrichmentOn: config.ENRICHMENT_PROVIDER !== 'off',
         // Behind the api's sessions, Origin check and error handler, and in /api/docs.
         extraRoutes: async ({ app, resolveScope }) => {
           await app.register(exportRoutes, { pool, resolveScope });

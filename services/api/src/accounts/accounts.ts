@@ -67,6 +67,16 @@ async function startingPlan(pool: Db): Promise<UserLimits> {
   return free ? { subscriptionTier: 'free', maxWebsites: free.maxWebsites, maxConsentsPerMonth: free.maxConsentsPerMonth } : fallbackStartingPlan;
 }
 
+/** The limits an invitation starts with: its tier's published plan, else the free plan's. */
+async function invitationLimits(pool: Db, invitation: Invitation): Promise<UserLimits> {
+  const plan = (await getSubscriptionPlan(pool, invitation.subscriptionTier)) ?? (await startingPlan(pool));
+  return {
+    subscriptionTier: invitation.subscriptionTier,
+    maxWebsites: invitation.maxWebsites ?? plan.maxWebsites,
+    maxConsentsPerMonth: invitation.maxConsentsPerMonth ?? plan.maxConsentsPerMonth,
+  };
+}
+
 async function requireUserRow(pool: Db, userId: string): Promise<User> {
   const user = await getUser(pool, userId);
   if (!user) throw new UserNotFoundError();
@@ -170,8 +180,12 @@ export async function authenticateUser({ pool, hasher }: AccountsDeps, emailGive
   return user;
 }
 
-export interface Invitation extends UserLimits {
+export interface Invitation {
   readonly email: string;
+  readonly subscriptionTier: SubscriptionTier;
+  /** Left out: the tier's plan's limit, or the free plan's when the tier has no plan. */
+  readonly maxWebsites?: number | undefined;
+  readonly maxConsentsPerMonth?: number | undefined;
 }
 
 /** How long an invitation link stays valid. */
@@ -240,17 +254,11 @@ export async function inviteUser(pool: Db, invitation: Invitation, invitedBy: st
   const email = normaliseEmail(invitation.email);
   if (await findUserCredentialByEmail(pool, email)) throw new EmailTakenError();
   const userId = randomUUID();
+  const limits = await invitationLimits(pool, invitation);
   const events = decideUser(
     {
       type: 'InviteUser',
-      data: {
-        userId,
-        email,
-        invitedBy,
-        subscriptionTier: invitation.subscriptionTier,
-        maxWebsites: invitation.maxWebsites,
-        maxConsentsPerMonth: invitation.maxConsentsPerMonth,
-      },
+      data: { userId, email, invitedBy, ...limits },
       metadata: { now: new Date().toISOString() },
     },
     userDecider.initialState(),

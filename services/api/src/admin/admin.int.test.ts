@@ -6,6 +6,7 @@ import { defaultSiteContent } from '@consentry/events';
 import { examplePngDataUrl } from '@consentry/events/examples';
 import { createTestDatabase, type TestDatabase } from '@consentry/infra/testing';
 import { saveAdmin } from '../auth/admins';
+import { planCatalogue, seedSubscriptionPlans } from '../plans/catalogue';
 import { createPasswordHasher } from '../auth/passwords';
 import {
   addWebsiteAs,
@@ -215,11 +216,21 @@ describe('when an admin changes a user', () => {
 });
 
 describe('when an admin invites someone', () => {
-  it('answers 201 with the invited user on the spec’s defaults', async () => {
+  it('answers 201 with the invited user on the free plan’s limits, as a self-signed-up owner starts', async () => {
     const email = `invitee-${randomUUID()}@example.com`;
     const response = await admin.request({ method: 'POST', url: '/api/admin/users/invite', payload: { email } });
     expect(response.statusCode).toBe(201);
-    expect(response.json()).toMatchObject({ email, status: 'invited', subscriptionTier: 'free', maxWebsites: 1, maxConsentsPerMonth: 15, websiteCount: 0 });
+    const free = planCatalogue.find((plan) => plan.planId === 'free')!;
+    expect(response.json()).toMatchObject({ email, status: 'invited', subscriptionTier: 'free', maxWebsites: free.maxWebsites, maxConsentsPerMonth: free.maxConsentsPerMonth, websiteCount: 0 });
+    expect(free.maxConsentsPerMonth).toBe(10_000);
+  });
+
+  it('takes limits left out from the chosen tier’s published plan', async () => {
+    await seedSubscriptionPlans(db.pool);
+    const email = `invitee-${randomUUID()}@example.com`;
+    const response = await admin.request({ method: 'POST', url: '/api/admin/users/invite', payload: { email, subscriptionTier: 'pro', maxWebsites: 4 } });
+    expect(response.statusCode).toBe(201);
+    expect(response.json()).toMatchObject({ subscriptionTier: 'pro', maxWebsites: 4, maxConsentsPerMonth: 100_000 });
   });
 
   it('gives the admin a single-use link through which only the invited person completes sign-up, keeping the invited limits', async () => {

@@ -55,12 +55,15 @@ const toManagedUserAnswer = (user: ManagedUser): z.infer<typeof managedUserAnswe
 
 const userChangeBody = z.object({ subscriptionTier, subscriptionStatus, maxWebsites, maxConsentsPerMonth, isActive: z.boolean() });
 
-/** Spec sections 5 and 9: invitations default to the free tier, 1 website, 15 consents a month. */
+/**
+ * Invitations default to the free tier (spec sections 5 and 9); limits left out are the chosen
+ * tier's plan's, so an invited owner starts where a self-signed-up one does (issue 28).
+ */
 const invitationBody = z.object({
   email: z.string().trim().pipe(emailAddress),
   subscriptionTier: subscriptionTier.default('free'),
-  maxWebsites: maxWebsites.default(1),
-  maxConsentsPerMonth: maxConsentsPerMonth.default(15),
+  maxWebsites: maxWebsites.optional().meta({ description: "Left out: the tier's plan's limit" }),
+  maxConsentsPerMonth: maxConsentsPerMonth.optional().meta({ description: "Left out: the tier's plan's limit" }),
 });
 
 const userParams = z.object({ userId: uuidParam });

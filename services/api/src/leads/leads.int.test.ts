@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@consentry/infra/testing';
 import { saveAdmin } from '../auth/admins';
 import { createPasswordHasher } from '../auth/passwords';
-import { addWebsiteAs, buildTestApi, registerOwner, signInAdmin, type Client, type SignedInUser, type TestApi } from '../testing/api-app';
+import { addWebsiteAs, buildTestApi, clientWith, registerOwner, signInAdmin, type Client, type SignedInUser, type TestApi } from '../testing/api-app';
 import { leadExportColumns } from './routes';
 
 let db: TestDatabase;
@@ -460,6 +460,18 @@ describe('a lead', () => {
     expect(timeline[0]).toEqual({ at: new Date(Date.parse('2025-03-10T12:00:00.000Z') + 510_000).toISOString(), kind: 'enriched', detail: { provider: 'http' } });
     expect(timeline[1]).toMatchObject({ kind: 'page_view', detail: { url: 'https://blog.example.com/p509' } });
     expect(timeline.at(-1)).toMatchObject({ detail: { url: 'https://blog.example.com/p11' } });
+  });
+
+  it('says whether an enrichment provider is configured, so a pending enrichment is not promised when none is', async () => {
+    expect((await get(owner, `/api/leads/${blog.id}/${visitorId}`)).json().enrichmentOn).toBe(false);
+    const withProvider = await buildTestApi(db.pool, { enrichmentOn: true });
+    try {
+      // Sessions live in the database: the same sign-in works on a second app over it.
+      const response = await clientWith(withProvider.app, owner.cookie).request({ method: 'GET', url: `/api/leads/${blog.id}/${visitorId}` });
+      expect(response.json().enrichmentOn).toBe(true);
+    } finally {
+      await withProvider.close();
+    }
   });
 
   it('an admin may read it too; a stranger may not', async () => {

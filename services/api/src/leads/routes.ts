@@ -320,7 +320,13 @@ function sendCsv(reply: FastifyReply, log: FastifyBaseLogger, fileName: string, 
 
 const fileLabel = (website: Website | undefined) => (website ? website.domain.replace(/[^a-z0-9.-]/g, '-') : 'all-websites');
 
-export const leadRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async (app, { pool }) => {
+export interface LeadRoutesOptions {
+  readonly pool: Db;
+  /** Whether an enrichment provider is configured (ENRICHMENT_PROVIDER is not `off`). */
+  readonly enrichmentOn?: boolean;
+}
+
+export const leadRoutes: FastifyPluginAsyncZod<LeadRoutesOptions> = async (app, { pool, enrichmentOn = false }) => {
   /** The viewer's websites, and those a request names (one of them, or all); 404 for any other. */
   async function websitesOf(request: FastifyRequest, websiteId: string | undefined): Promise<{ websites: Map<string, Website>; ids: string[]; named?: Website }> {
     const viewer = await requireViewer(pool, request);
@@ -501,7 +507,16 @@ export const leadRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async (app, { poo
         summary: 'A lead: identity, company, enrichment, consent (with the link to its proof), and its timeline, newest first (at most 500 entries)',
         description: "A visitor who is no lead, or another owner's website, answers 404.",
         params: leadParams,
-        response: { 200: z.object({ lead: leadDetailAnswer, timeline: z.array(timelineEntryAnswer) }), ...errorsFor(400, 401, 404) },
+        response: {
+          200: z.object({
+            lead: leadDetailAnswer,
+            timeline: z.array(timelineEntryAnswer),
+            enrichmentOn: z.boolean().meta({
+              description: "Whether this server has an enrichment provider (ENRICHMENT_PROVIDER is not 'off'); without one a pending enrichment only ends at its 24-hour deadline",
+            }),
+          }),
+          ...errorsFor(400, 401, 404),
+        },
       },
     },
     async (request) => {
@@ -509,7 +524,7 @@ export const leadRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async (app, { poo
       const { websites } = await websitesOf(request, websiteId);
       const [lead, timeline] = await Promise.all([getLead(pool, websiteId, visitorId), getLeadTimeline(pool, websiteId, visitorId)]);
       if (!lead) throw new ApiError(404, 'LEAD_NOT_FOUND', 'Lead not found');
-      return { lead: toDetailAnswer(lead, websites), timeline };
+      return { lead: toDetailAnswer(lead, websites), timeline, enrichmentOn };
     },
   );
 };

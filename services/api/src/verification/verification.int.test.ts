@@ -19,6 +19,7 @@ import { findSnippet } from './snippet';
 let db: TestDatabase;
 let website: TestWebsite;
 let other: TestWebsite;
+let live: TestWebsite;
 let pages: Server;
 let port = 0;
 const routes: Record<string, (response: import('node:http').ServerResponse) => void> = {};
@@ -27,8 +28,10 @@ beforeAll(async () => {
   db = await createTestDatabase('verification');
   website = await addTestWebsite(db.pool, { domain: 'bakery.example.test' });
   other = await addTestWebsite(db.pool, { domain: 'florist.example.test' });
+  live = await addTestWebsite(db.pool, { domain: 'lan-only.example.test' });
   const appender = createGroupCommitAppender(db.pool);
   await appender.append(consentAppendRequest({ websiteId: website.id, receivedAt: '2026-11-20T09:30:00.000Z' }));
+  await appender.append(consentAppendRequest({ websiteId: live.id, receivedAt: new Date(Date.now() - 60_000).toISOString() }));
   await appender.close();
   await waitForLogVisible(db.pool);
   await replayProjection(db.pool, websiteActivityProjection);
@@ -125,6 +128,27 @@ describe('when the target is not a public website', () => {
     const page = await safeFetch(`http://127.0.0.1:${port}/huge`, { allowHosts: ['127.0.0.1'], maxBytes: 1024 * 1024 });
     expect(page.body.length).toBe(1024 * 1024);
     expect(findSnippet(page.body, website.embedCode).embedCodeFound).toBe(false);
+  });
+});
+
+describe('when no page can be fetched but events arrive', () => {
+  const unresolvable = async () => [];
+
+  it('says first that the snippet works, and the fetch problem second', async () => {
+    const app = await appWith({ fetch: { lookup: unresolvable } });
+    const body = (await verify(app, live.embedCode, live.ownerId)).json();
+    expect(body).toMatchObject({ success: true, message: 'The snippet works: events from this website are arriving.' });
+    expect(body.details).toMatchObject({ url: null, reason: 'lan-only.example.test could not be resolved' });
+    expect(Date.now() - Date.parse(body.details.lastEventAt)).toBeLessThan(10 * 60_000);
+    await app.close();
+  });
+
+  it('still fails when the last event is older than a week', async () => {
+    const app = await appWith({ fetch: { lookup: unresolvable } });
+    const body = (await verify(app, website.embedCode)).json();
+    expect(body).toMatchObject({ success: false, error: 'Could not verify the installation on your website.' });
+    expect(body.details).toMatchObject({ reason: 'bakery.example.test could not be resolved', lastEventAt: '2026-11-20T09:30:00.000Z' });
+    await app.close();
   });
 });
 

@@ -9,6 +9,7 @@ import {
   bannerTextsFor,
   consentRule,
   defaultBranding,
+  getDomainHostname,
   identificationForms,
   optionalPurpose,
   purposeService,
@@ -163,7 +164,8 @@ export const widgetAssetRoutes: FastifyPluginAsyncZod<WidgetAssetOptions> = asyn
       purposes: website.purposes,
       services: servicesWithDetected(website.services, scanned?.items ?? []),
       consentLifetimeMonths: website.consentLifetimeMonths,
-      domain: website.domain,
+      // The choice cookie's domain: a hostname, never the port the domain may carry.
+      domain: getDomainHostname(website.domain),
       language,
       dir: textDirection(language),
       texts,

@@ -212,7 +212,7 @@ describe('an admin', () => {
     const landing = await admin.newPage();
     await landing.goto(`${web.url}/`);
     await expect.poll(() => landing.getByRole('banner').getByText('Acme Consent', { exact: true }).isVisible()).toBe(true);
-    await expect.poll(() => landing.getByRole('contentinfo').getByText('© 2024 Acme Consent. All rights reserved.').isVisible()).toBe(true);
+    await expect.poll(() => landing.getByRole('contentinfo').getByText(`© ${new Date().getFullYear()} Acme Consent. All rights reserved.`).isVisible()).toBe(true);
     await landing.close();
   });
 

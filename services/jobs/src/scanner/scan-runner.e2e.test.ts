@@ -149,6 +149,24 @@ describe('the scan runner', () => {
     expect(report?.failureReason).toMatch(/www\.gone\.example\.test/);
     expect(report?.failureReason).not.toMatch(/at .*\.ts:\d+/);
   }, 60_000);
+
+  it('scans a test site on a LAN at the port its domain names, over http when https does not answer', async () => {
+    const scanId = crypto.randomUUID();
+    const lan = await addTestWebsite(db.pool, { domain: `lan.example.test:${site.port}` });
+    await appendToStream(
+      db.pool,
+      `scan-${scanId}`,
+      [{ type: 'ScanRequested', data: { scanId, websiteId: lan.id, trigger: 'owner', requestedBy: 'owner-1', maxPages: 1, requestedAt: new Date().toISOString() } }],
+      { inlineProjections: [scansProjection] },
+    );
+    // Where the product starts it: from the website's domain alone.
+    const { rootUrlOf: _ignored, ...fromDomain } = runnerOptions();
+    const outcome = await runNextScan(fromDomain);
+    expect(outcome).toMatchObject({ status: 'completed', scan: { scanId } });
+    const report = await getScanReport(db.pool, scanId);
+    expect(report).toMatchObject({ status: 'completed', pagesScanned: 1 });
+    expect(report!.items.find((item) => item.name === 'PHPSESSID')).toMatchObject({ firstParty: true });
+  }, 60_000);
 });
 
 describe('scheduled scans', () => {

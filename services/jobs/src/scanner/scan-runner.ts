@@ -5,7 +5,7 @@
 // also queue the scheduled scans of websites that are due one.
 import { randomUUID } from 'node:crypto';
 import { availableParallelism } from 'node:os';
-import { defaultScanPages, scanStreamId, type ScanCompleted, type ScanFinding } from '@consentry/events';
+import { defaultScanPages, getDomainHostname, scanStreamId, type ScanCompleted, type ScanFinding } from '@consentry/events';
 import { appendToStream, ConcurrencyError, type Db, type NewEvent } from '@consentry/infra';
 import {
   getPreviousScanFindings,
@@ -32,7 +32,7 @@ export interface ScanRunnerOptions {
   readonly runnerId: string;
   /** A browser for one scan; closed after it. */
   readonly launchBrowser: () => Promise<Browser>;
-  /** Where a website's scan starts; `https://{domain}/` unless told otherwise (tests serve on loopback). */
+  /** Where a website's scan starts; `getScanRootUrls(domain)` unless told otherwise (tests serve on loopback). */
   readonly rootUrlOf?: (website: Website) => string;
   /** Requests answered locally and never sent: the product's own collection endpoints, so a scan adds no consents. */
   readonly muteRequest?: (url: string) => boolean;
@@ -92,6 +92,26 @@ export async function runNextScan(options: ScanRunnerOptions): Promise<ScanOutco
 }
 
 /**
+ * Where a scan of a website starts: https first, then http (a test site on a LAN), at the domain's
+ * explicit port if it has one (`shop.lan:8080`), as the installation check fetches it.
+ */
+export function getScanRootUrls(domain: string): string[] {
+  return [`https://${domain}/`, `http://${domain}/`];
+}
+
+/** Scans from the first root address whose page loads; a host refused or unresolvable is so for each. */
+async function scanFromFirstReachable<T>(rootUrls: readonly string[], scanFrom: (rootUrl: string) => Promise<T>): Promise<T> {
+  for (const [index, rootUrl] of rootUrls.entries()) {
+    try {
+      return await scanFrom(rootUrl);
+    } catch (error) {
+      if (!(error instanceof ScanError && error.code === 'UNREACHABLE') || index === rootUrls.length - 1) throw error;
+    }
+  }
+  throw new RangeError('no root address to scan from');
+}
+
+/**
  * Runs a scan this runner claimed to its end, recording how it ended, and keeps its claim alive
  * meanwhile. Aborted by `signal` (the runner stops), the scan is handed back to the queue unrecorded:
  * null.
@@ -110,9 +130,9 @@ async function runClaimedScan(options: ScanRunnerOptions, scan: ScanSummary, sig
     const browser = await options.launchBrowser();
     let result: ScanCompleted['data'];
     try {
-      const observation = await scanWebsite(browser, {
-        rootUrl: options.rootUrlOf?.(website) ?? `https://${website.domain}/`,
-        domain: website.domain,
+      const scanFrom = (rootUrl: string) => scanWebsite(browser, {
+        rootUrl,
+        domain: getDomainHostname(website.domain),
         maxPages: scan.maxPages,
         ...(options.pageTimeoutMs ? { pageTimeoutMs: options.pageTimeoutMs } : {}),
         ...(options.scanTimeoutMs ? { scanTimeoutMs: options.scanTimeoutMs } : {}),
@@ -131,6 +151,7 @@ async function runClaimedScan(options: ScanRunnerOptions, scan: ScanSummary, sig
           ).catch(() => undefined);
         },
       });
+      const observation = await scanFromFirstReachable(options.rootUrlOf ? [options.rootUrlOf(website)] : getScanRootUrls(website.domain), scanFrom);
       const classified = classifyObservation(observation, {
         classify: classifyCookie,
         // Identification sets nothing a scan sees under its own name: its services are not matched.

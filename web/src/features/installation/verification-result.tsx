@@ -3,7 +3,7 @@
 // whatever a single page fetch says).
 import { CircleCheckBig, CircleX } from 'lucide-react';
 import { formatDateTime } from '../../lib/format';
-import { verifiedMessage, type VerificationDetails, type VerificationResult } from './verify-installation';
+import type { VerificationDetails, VerificationResult } from './verify-installation';
 
 const commonIssues = [
   'The script was not found in the page (check that it is in the HTML you publish).',
@@ -32,10 +32,19 @@ export function VerificationResultPanel({ result }: { result: VerificationResult
         <div className="flex gap-3 rounded-md border border-green-300 bg-green-50 p-4 text-green-900">
           <CircleCheckBig className="size-5 shrink-0" aria-hidden />
           <div className="min-w-0 space-y-1 text-sm">
-            <p className="font-medium">{verifiedMessage}</p>
-            {result.message !== verifiedMessage ? <p>{result.message}</p> : null}
-            {checkedPage ? <p className="wrap-anywhere">{checkedPage}</p> : null}
-            {lastEvent ? <p>{lastEvent}</p> : null}
+            {/* Verified by the page, or by events arriving when no page could be fetched: what proves it first. */}
+            <p className="font-medium">{result.message}</p>
+            {result.details?.reason ? (
+              <>
+                {lastEvent ? <p>{lastEvent}</p> : null}
+                <p className="break-words">The page itself could not be checked from this server: {result.details.reason}</p>
+              </>
+            ) : (
+              <>
+                {checkedPage ? <p className="wrap-anywhere">{checkedPage}</p> : null}
+                {lastEvent ? <p>{lastEvent}</p> : null}
+              </>
+            )}
           </div>
         </div>
       ) : result?.state === 'error' ? (

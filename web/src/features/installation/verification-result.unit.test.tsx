@@ -54,6 +54,24 @@ describe('verification result', () => {
     expect(panel).not.toHaveTextContent('Common issues');
   });
 
+  it('says first that events arrive, so the snippet works, and the page that could not be fetched second', () => {
+    const result = toVerificationResult({
+      success: true,
+      message: 'The snippet works: events from this website are arriving.',
+      details: { ...checked, url: null, statusCode: null, reason: 'shop.example could not be resolved' },
+    });
+    render(<VerificationResultPanel result={result} />);
+    const panel = screen.getByRole('status', { name: 'Verification result' });
+    const lines = [...panel.querySelectorAll('p')].map((line) => line.textContent);
+    expect(lines).toEqual([
+      'The snippet works: events from this website are arriving.',
+      `Last event received: ${formatDateTime('2024-05-01T12:00:00.000Z')}`,
+      'The page itself could not be checked from this server: shop.example could not be resolved',
+    ]);
+    expect(panel).not.toHaveTextContent('Common issues');
+    expect(panel).not.toHaveTextContent('Could not verify');
+  });
+
   it('is empty before anything was verified', () => {
     render(<VerificationResultPanel result={null} />);
     expect(screen.getByRole('status', { name: 'Verification result' })).toBeEmptyDOMElement();

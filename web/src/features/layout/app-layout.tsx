@@ -115,9 +115,15 @@ export function AppLayout() {
           </div>
           <div className="ml-auto flex items-center gap-2">
             <NotificationsMenu onOpenDashboard={() => void navigate({ to: mode === 'admin' ? '/admin' : '/dashboard' })} />
-            <span className="max-w-48 truncate text-sm font-medium" title={userLabel}>
-              {userLabel}
-            </span>
+            {session.user && !session.admin ? (
+              <Link to="/account" className="max-w-48 truncate text-sm font-medium hover:underline" title={`${userLabel}: your account`}>
+                {userLabel}
+              </Link>
+            ) : (
+              <span className="max-w-48 truncate text-sm font-medium" title={userLabel}>
+                {userLabel}
+              </span>
+            )}
           </div>
         </header>
         <main className="mx-auto max-w-7xl p-4 sm:p-6">

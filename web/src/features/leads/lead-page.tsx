@@ -61,13 +61,13 @@ export function LeadPage({ websiteId, visitorId }: { websiteId: string; visitorI
           <ErrorState title="The lead could not be loaded." error={lead.error} />
         )
       ) : (
-        <LeadDetails lead={lead.data.lead} timeline={lead.data.timeline} />
+        <LeadDetails lead={lead.data.lead} timeline={lead.data.timeline} enrichmentOn={lead.data.enrichmentOn} />
       )}
     </>
   );
 }
 
-function LeadDetails({ lead, timeline }: { lead: LeadDetail; timeline: TimelineEntry[] }) {
+function LeadDetails({ lead, timeline, enrichmentOn }: { lead: LeadDetail; timeline: TimelineEntry[]; enrichmentOn: boolean }) {
   const linkedin = getSafeExternalUrl(lead.enrichment?.linkedinUrl);
   const subtitle = [lead.name ? lead.email : null, lead.title, lead.company].filter(Boolean).join(' · ');
   const failure = lead.enrichmentStatus === 'failed' ? timeline.filter((entry) => entry.kind === 'enrichment_failed').at(-1) : undefined;
@@ -160,6 +160,15 @@ function LeadDetails({ lead, timeline }: { lead: LeadDetail; timeline: TimelineE
                     ]}
                   />
                 </>
+              ) : lead.enrichmentStatus === 'pending' && !enrichmentOn ? (
+                // Without a provider a pending job only ends at its deadline: promise nothing.
+                <div className="flex items-start gap-2 rounded-md bg-muted p-3 text-sm">
+                  <Hourglass className="mt-0.5 size-4 shrink-0 text-muted-foreground" aria-hidden />
+                  <p>
+                    <span className="font-medium">Enrichment is off</span> — this server has no enrichment provider, so no details will be
+                    added. An administrator turns it on by setting <code>ENRICHMENT_PROVIDER</code> (see docs/identification.md).
+                  </p>
+                </div>
               ) : lead.enrichmentStatus === 'pending' ? (
                 <div className="flex items-start gap-2 rounded-md bg-muted p-3 text-sm">
                   <Hourglass className="mt-0.5 size-4 shrink-0 text-muted-foreground" aria-hidden />

@@ -49,6 +49,7 @@ const answer: LeadWithTimeline = {
     { at: '2024-05-01T12:00:00Z', kind: 'enriched', detail: { provider: 'hunter' } },
     { at: '2024-05-01T10:00:00Z', kind: 'identified', detail: { source: 'form', pageUrl: 'https://shop.example/contact' } },
   ],
+  enrichmentOn: true,
 };
 
 function stub(body: unknown, status = 200) {
@@ -98,6 +99,17 @@ describe('lead page', () => {
     expect(within(identity).getByText(/Data enrichment may take up to 24 hours\./)).toBeInTheDocument();
     expect(within(identity).getByText(/No company network matched/)).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'LinkedIn profile' })).not.toBeInTheDocument();
+  });
+
+  it('says enrichment is off, and how to turn it on, when the server has no provider', async () => {
+    stub({ ...answer, enrichmentOn: false, lead: { ...detail, enrichment: null, enrichmentStatus: 'pending' } });
+    renderInApp(<LeadPage websiteId="w1" visitorId="v1" />);
+    const identity = await screen.findByRole('region', { name: 'Identity and company' });
+    expect(within(identity).getByText('Enrichment is off')).toBeInTheDocument();
+    expect(within(identity).getByText('ENRICHMENT_PROVIDER')).toBeInTheDocument();
+    expect(within(identity).getByText(/docs\/identification\.md/)).toBeInTheDocument();
+    expect(within(identity).queryByText('Enrichment pending')).not.toBeInTheDocument();
+    expect(within(identity).queryByText(/may take up to 24 hours/)).not.toBeInTheDocument();
   });
 
   it('says when the visitor withdrew identification', async () => {

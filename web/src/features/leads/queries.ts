@@ -74,6 +74,8 @@ export interface LeadsPage {
 export interface LeadWithTimeline {
   lead: LeadDetail;
   timeline: TimelineEntry[];
+  /** Whether the server has an enrichment provider (ENRICHMENT_PROVIDER is not `off`). */
+  enrichmentOn: boolean;
 }
 
 export interface LeadsSummary {

@@ -45,6 +45,11 @@ export function SettingsPage() {
                 </>
               ) : null}
             </dl>
+            {session.user ? (
+              <Button asChild size="sm" variant="outline" className="mt-4">
+                <Link to="/account">Change your name or password</Link>
+              </Button>
+            ) : null}
           </CardContent>
         </Card>
         <PrivacyCard />

@@ -1,10 +1,9 @@
-// The footer of the public pages: product, support and legal links, the admin Login link, copyright.
+// The footer of the public pages: product, support and legal links, the owners' Login link (the
+// admins' sign-in is linked from there), copyright of the current year.
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { BrandMark } from './brand-mark';
 import { getCompanyName, publicBrandingQueryOptions, publicWebsiteContentQueryOptions, withDefaultContent } from './queries';
-
-const copyrightYear = 2024;
 
 const linkClass = 'text-sm text-muted-foreground hover:text-foreground';
 
@@ -40,7 +39,7 @@ export function PublicFooter() {
           <Link to="/privacy" hash="contact" className={linkClass}>
             Contact
           </Link>
-          <Link to="/admin/login" className={linkClass}>
+          <Link to="/login" className={linkClass}>
             Login
           </Link>
         </nav>
@@ -55,7 +54,7 @@ export function PublicFooter() {
         </nav>
       </div>
       <div className="border-t py-6 text-center text-sm text-muted-foreground">
-        © {copyrightYear} {getCompanyName(branding)}. All rights reserved.
+        © {new Date().getFullYear()} {getCompanyName(branding)}. All rights reserved.
       </div>
     </footer>
   );

@@ -28,8 +28,14 @@ export interface ManagedUser {
 export const subscriptionTiers = ['free', 'basic', 'pro', 'business', 'starter', 'professional', 'enterprise'] as const;
 export const subscriptionStatuses = ['active', 'cancelled', 'expired'] as const;
 
-/** Invite defaults of spec sections 5 and 9. */
-export const inviteDefaults = { subscriptionTier: 'free', maxWebsites: 1, maxConsentsPerMonth: 15 } as const;
+/**
+ * What the invite form starts with: the free tier (spec sections 5 and 9) on the free plan's limits,
+ * as a self-signed-up owner starts; the api's own fallback when no plan is published yet.
+ */
+export function getInviteDefaults(plans: readonly SubscriptionPlan[]) {
+  const free = plans.find((plan) => plan.name === 'free');
+  return { subscriptionTier: 'free', maxWebsites: free?.maxWebsites ?? 1, maxConsentsPerMonth: free?.maxConsentsPerMonth ?? 10_000 };
+}
 
 export function managedUsersQueryOptions() {
   return queryOptions({

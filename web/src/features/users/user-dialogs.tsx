@@ -40,7 +40,7 @@ import { apiRequest, getServerMessage, sendJson } from "../../lib/api";
 import type { SubscriptionPlan } from "../subscription/queries";
 import {
   getUserDisplayName,
-  inviteDefaults,
+  getInviteDefaults,
   managedUsersQueryOptions,
   subscriptionStatuses,
   type ManagedUser,
@@ -245,7 +245,6 @@ interface Invitation {
   maxConsentsPerMonth: number;
 }
 
-const emptyInvitation: Invitation = { email: "", ...inviteDefaults };
 const emailShape = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** What the api answers an invitation with: the single-use link, shown once, and whether it was emailed. */
@@ -257,6 +256,7 @@ interface SentInvitation {
 
 export function InviteUserDialog({ plans }: { plans: SubscriptionPlan[] }) {
   const [open, setOpen] = useState(false);
+  const emptyInvitation = (): Invitation => ({ email: "", ...getInviteDefaults(plans) });
   const [form, setForm] = useState<Invitation>(emptyInvitation);
   const [emailError, setEmailError] = useState<string | null>(null);
   const [sent, setSent] = useState<SentInvitation | null>(null);
@@ -271,6 +271,8 @@ export function InviteUserDialog({ plans }: { plans: SubscriptionPlan[] }) {
   function changeOpen(next: boolean) {
     setOpen(next);
     if (!next) setSent(null);
+    // Each opening starts a fresh invitation on the plans' current limits (they may load late).
+    if (next) setForm(emptyInvitation());
   }
 
   function submit(event: FormEvent<HTMLFormElement>) {
@@ -286,7 +288,7 @@ export function InviteUserDialog({ plans }: { plans: SubscriptionPlan[] }) {
       {
         onSuccess: (invitation) => {
           toast({ title: `Invitation sent to ${email}` });
-          setForm(emptyInvitation);
+          setForm(emptyInvitation());
           // The link is shown once: the dialog stays open with it until the admin closes it.
           setSent(invitation);
         },

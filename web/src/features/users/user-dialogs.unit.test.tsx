@@ -7,12 +7,12 @@ import { jsonResponse, renderInApp, stubFetch } from '../../test/render';
 import { DeleteUserButton, InviteUserDialog } from './user-dialogs';
 
 const plans = [
-  { id: 'p1', name: 'free', displayName: 'Free', price: 0, maxWebsites: 1, maxConsentsPerMonth: 15, features: [] },
+  { id: 'p1', name: 'free', displayName: 'Free', price: 0, maxWebsites: 1, maxConsentsPerMonth: 10000, features: [] },
   { id: 'p2', name: 'pro', displayName: 'Pro', price: 4900, maxWebsites: 10, maxConsentsPerMonth: 100000, features: [] },
 ];
 
 describe('invite user dialog', () => {
-  it('starts with tier free, 1 website and 15 consents, and copies a chosen plan’s limits', async () => {
+  it('starts on the free plan’s limits, as a self-signed-up owner does, and copies a chosen plan’s limits', async () => {
     const inviteUrl = 'http://localhost:3000/invitation#abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQ';
     const { requests } = stubFetch({
       'POST /api/admin/users/invite': () => jsonResponse({ email: 'new@example.com', inviteUrl, inviteEmailSent: false }, 201),
@@ -22,7 +22,7 @@ describe('invite user dialog', () => {
     await user.click(await screen.findByRole('button', { name: 'Invite User' }));
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByLabelText('Max websites')).toHaveValue(1);
-    expect(within(dialog).getByLabelText('Max consents per month')).toHaveValue(15);
+    expect(within(dialog).getByLabelText('Max consents per month')).toHaveValue(10000);
     expect(within(dialog).getByRole('combobox', { name: 'Subscription tier' })).toHaveTextContent('Free');
 
     await user.click(within(dialog).getByRole('combobox', { name: 'Subscription tier' }));
@@ -48,6 +48,13 @@ describe('invite user dialog', () => {
       maxWebsites: 10,
       maxConsentsPerMonth: 100000,
     });
+  });
+
+  it('starts on the free plan’s 10,000 consents a month while the plans are still loading', async () => {
+    renderInApp(<InviteUserDialog plans={[]} />);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Invite User' }));
+    expect(within(await screen.findByRole('dialog')).getByLabelText('Max consents per month')).toHaveValue(10000);
   });
 
   it("reports a failed invitation with the server's message", async () => {
