@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@consentry/infra/testing';
-import { acceptedEmails, refusedEmails } from '../../../../events/src/email-corpus.test-helper';
+import { acceptedEmails, refusedEmails } from '@consentry/events/testing';
 import { addTestWebsite, buildTestIngest, consentBodyFor, type TestIngest, type TestWebsite } from '../testing/ingest-app';
 
 let db: TestDatabase;
