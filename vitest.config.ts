@@ -11,7 +11,7 @@ export default defineConfig({
       {
         test: {
           name: 'node',
-          include: ['{events,infra,projections,services}/**/*.test.ts'],
+          include: ['{events,infra,projections,services,e2e,bench}/**/*.test.ts'],
           exclude: ['**/node_modules/**'],
           environment: 'node',
           testTimeout: 60_000,

@@ -17,6 +17,35 @@ export function allowsIdentification(choice: { readonly purposes: GrantedPurpose
   return choice.purposes.identification && (choice.method === 'accept_all' || choice.method === 'custom');
 }
 
+/**
+ * Why identification is refused:
+ * - `no_choice`: the visitor made no choice;
+ * - `not_allowed`: their latest choice does not allow it (declined, the purpose switched off or not
+ *   offered, or a region's default, which never identifies anyone);
+ * - `not_latest_choice`: their latest choice allows it, but it is not the consent event named
+ *   (unknown, another visitor's, or an earlier choice since replaced).
+ */
+export type IdentificationRefusal = 'no_choice' | 'not_allowed' | 'not_latest_choice';
+
+export type IdentificationVerdict =
+  | { readonly allowed: true; readonly consentEventId: string }
+  | { readonly allowed: false; readonly reason: IdentificationRefusal };
+
+/**
+ * May this visitor be identified, relying on the consent event `consentEventId`? Only when that
+ * event is the visitor's latest choice, on whatever banner it was made, and that choice allows it
+ * (docs/identification.md, "The rule that keeps it lawful"). `latest` is read from the log.
+ */
+export function identificationVerdict(
+  latest: { readonly eventId: string; readonly data: { readonly purposes: GrantedPurposes; readonly method: ConsentMethod } } | null,
+  consentEventId: string,
+): IdentificationVerdict {
+  if (!latest) return { allowed: false, reason: 'no_choice' };
+  if (!allowsIdentification(latest.data)) return { allowed: false, reason: 'not_allowed' };
+  if (latest.eventId !== consentEventId.toLowerCase()) return { allowed: false, reason: 'not_latest_choice' };
+  return { allowed: true, consentEventId: latest.eventId };
+}
+
 /** How the visitor identified themselves: a form on the owner's site, or the site's own call. */
 export const identificationSources = ['form', 'call'] as const;
 export const identificationSource = z.enum(identificationSources);

@@ -5,6 +5,8 @@ export { migrateDatabase } from './db/migrate';
 export { isTransientDatabaseError } from './db/errors';
 export { findUnsafeText, unsafeTextReason, withSafeText, UnsafeTextError, type UnsafeText } from './http/safe-text';
 export { expandIpv6, ipForLog, normaliseIp, truncateIp } from './http/ip-address';
+export { isBlockedAddress, systemLookup, type HostLookup } from './net/address-policy';
+export { createSmtpMailer, type Mailer, type MailMessage, type SmtpMailerOptions } from './mail/mailer';
 export * from './event-store';
 export * from './ledger';
 export * from './processes';

@@ -5,10 +5,10 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 // The server's own English texts, so the widget is tested with what the config really carries.
-import { englishTexts } from '../../events/src/banner-texts/texts';
+import { englishTexts } from '@consentry/events';
 import { BUNDLES, buildBundle } from '../scripts/bundle';
 
-export { launchChromium } from '../../infra/src/testing/browser';
+export { launchChromium } from '@consentry/infra/testing';
 
 export interface RecordedRequest {
   method: string;

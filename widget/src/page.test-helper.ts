@@ -4,7 +4,7 @@
 import { Window as HappyWindow } from 'happy-dom';
 import { vi } from 'vitest';
 // The server's own English texts, so the widget is tested with what the config really carries.
-import { englishTexts } from '../../events/src/banner-texts/texts';
+import { englishTexts } from '@consentry/events';
 
 export const HOST = 'https://consent.example.net';
 export const EMBED_CODE = 'emb_12345678';

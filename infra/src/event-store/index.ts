@@ -13,3 +13,4 @@ export { appendUnversioned, decideOnStream, streamDecisionLockKeySql } from './s
 export { hasEventsAfter, readCommittedEvents, readCommittedHead, readEvent, readHorizon, readStream, type ReadCommittedOptions } from './read';
 export { readCheckpoint, writeCheckpoint, lockCheckpoint, ensureCheckpoint, shareCheckpoint, projectionCheckpointName } from './checkpoints';
 export { atCurrentVersion, eventColumns, toStoredEvent, type EventRow } from './rows';
+export { checkIdentificationAllowed, latestChoiceSql, latestConsentChoice, type ConsentChoice } from './consent-choice';

@@ -18,7 +18,7 @@ import type { Registry } from 'prom-client';
 import { z } from 'zod';
 import { adminDeadLetterRoutes } from './admin/dead-letters-routes';
 import { invitationRoutes } from './auth/invitation-routes';
-import type { Mailer } from './mail/mailer';
+import type { Mailer } from '@consentry/infra';
 import { adminUserRoutes } from './admin/users-routes';
 import { accountRoutes } from './auth/account-routes';
 import { adminPasswordRoutes } from './auth/admin-password-routes';
@@ -43,7 +43,7 @@ import { bannerTextRoutes } from './banner-texts/routes';
 import { scanRoutes } from './scans/routes';
 import { leadRoutes } from './leads/routes';
 import { webhookRoutes } from './webhooks/routes';
-import type { Lookup } from './verification/safe-fetch';
+import type { HostLookup } from '@consentry/infra';
 
 export interface ReadinessCheck {
   readonly name: string;
@@ -77,7 +77,7 @@ export interface ApiOptions {
    * Where owners' webhook URLs may point: hosts exempt from the public-address rule
    * (VERIFY_ALLOWED_HOSTS, as for the installation check and scans), and the DNS lookup (tests).
    */
-  readonly webhookUrls?: { readonly allowHosts?: readonly string[]; readonly lookup?: Lookup };
+  readonly webhookUrls?: { readonly allowHosts?: readonly string[]; readonly lookup?: HostLookup };
   /** Whether an enrichment provider is configured (ENRICHMENT_PROVIDER is not `off`), told to owners on a lead. Default false. */
   readonly enrichmentOn?: boolean;
   readonly extraRoutes?: (api: { readonly app: FastifyInstance; readonly resolveScope: ResolveScope }) => Promise<void>;

@@ -27,4 +27,3 @@ export { liveRoutes } from './live/routes';
 export { webAppPlugin, type WebAppOptions } from './web-app';
 export { receiptRoutes, type ReceiptRoutesOptions } from './receipts/routes';
 export { widgetOneTexts, buildConsentReceipt, sealKeyPath, type ConsentReceipt } from './receipts/receipt';
-export { createSmtpMailer, type Mailer, type MailMessage } from './mail/mailer';

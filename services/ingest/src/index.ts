@@ -5,14 +5,6 @@ export { deviceClassOf } from './enrich/device-class';
 export { recordedChoiceOf, type RecordedChoice } from './collect/consent-choice';
 export { normaliseIp, truncateIp, ipForStorage } from './enrich/ip-address';
 export { identifyBody, type IdentifyBody } from './collect/schemas';
-export {
-  checkIdentificationAllowed,
-  latestChoice,
-  latestChoiceSql,
-  type IdentificationCheck,
-  type IdentificationChoice,
-  type IdentificationRefusal,
-} from './identify/consent-check';
 export { companyMatchedEventId } from './identify/company-match';
 export {
   classifyNetwork,

@@ -1,7 +1,7 @@
 // The banner's languages as the app names them: the api's list (events/), each shown in English with
 // its own name, listed by English name, and written in the api's direction.
 import { describe, expect, it } from 'vitest';
-import { bannerLanguages as apiLanguages, textDirection } from '../../../events/src/banner-texts/index';
+import { bannerLanguages as apiLanguages, textDirection } from '@consentry/events';
 import { bannerLanguages, bannerLanguagesByName, formatLanguageName, getTextDirection, isBannerLanguage } from './banner-languages';
 
 describe('the banner languages', () => {

@@ -7,7 +7,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { changeUserSubscription, deleteUser, invitationLifetimeDays, inviteUser, renewInvitation } from '../accounts/accounts';
 import { invitationEmail } from '../mail/invitation-email';
-import type { Mailer } from '../mail/mailer';
+import type { Mailer } from '@consentry/infra';
 import { requireAdmin } from '../auth/viewer';
 import { errorsFor, noContent, uuidParam } from '../schemas';
 

@@ -16,7 +16,7 @@ import { z } from 'zod';
 import { authenticateUser, confirmRegistration, registerUser, requestRegistration, type AccountsDeps } from '../accounts/accounts';
 import { describeError, errorBody, notSignedIn } from '../errors';
 import { alreadyRegisteredEmail, confirmRegistrationEmail } from '../mail/account-emails';
-import type { Mailer } from '../mail/mailer';
+import type { Mailer } from '@consentry/infra';
 import { errorsFor, toUserAnswer, userAnswer } from '../schemas';
 import { findAdminPasswordHash } from './credentials';
 import { assertStrongPassword } from './password-strength';

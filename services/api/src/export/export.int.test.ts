@@ -7,7 +7,7 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGroupCommitAppender } from '@consentry/infra';
 import { consentAppendRequest, createTestDatabase, waitForLogVisible, type TestDatabase } from '@consentry/infra/testing';
-import { addTestWebsite, type TestWebsite } from '@consentry/ingest/testing';
+import { addTestWebsite, type TestWebsite } from '@consentry/projections/testing';
 import { consentRecordsProjection, replayProjection } from '@consentry/projections';
 import { headerScope } from '../scope/test-scope';
 import { exportColumns, exportRoutes } from './routes';

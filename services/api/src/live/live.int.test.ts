@@ -6,7 +6,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryNotifier, type ProjectionNotifier } from '@consentry/infra';
 import { createTestDatabase, type TestDatabase } from '@consentry/infra/testing';
-import { addTestWebsite, type TestWebsite } from '@consentry/ingest/testing';
+import { addTestWebsite, type TestWebsite } from '@consentry/projections/testing';
 import { headerScope } from '../scope/test-scope';
 import { liveRoutes } from './routes';
 

@@ -1,6 +1,6 @@
 // The registration emails' words (ours): confirming a new address, and telling the owner of an
 // address that already has an account that someone tried to register it.
-import type { MailMessage } from './mailer';
+import type { MailMessage } from '@consentry/infra';
 
 export function confirmRegistrationEmail(input: { to: string; link: string; productName: string }): MailMessage {
   return {

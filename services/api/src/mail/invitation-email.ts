@@ -1,5 +1,5 @@
 // The invitation email's words (ours).
-import type { MailMessage } from './mailer';
+import type { MailMessage } from '@consentry/infra';
 
 export function invitationEmail(input: { to: string; link: string; productName: string; expiresAt: string }): MailMessage {
   const expires = new Date(input.expiresAt).toUTCString();

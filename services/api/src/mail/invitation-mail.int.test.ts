@@ -7,7 +7,7 @@ import { createTestDatabase, type TestDatabase } from '@consentry/infra/testing'
 import { saveAdmin } from '../auth/admins';
 import { createPasswordHasher } from '../auth/passwords';
 import { buildTestApi, signInAdmin, type Client, type TestApi } from '../testing/api-app';
-import { createSmtpMailer, type Mailer } from './mailer';
+import { createSmtpMailer, type Mailer } from '@consentry/infra';
 import { bodyOf, startLoopbackSmtp, type LoopbackSmtp } from './testing';
 
 let db: TestDatabase;

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@consentry/infra/testing';
 import { buildTestApi, clientWith, registerOwner, sessionCookieOf, testPassword, testPublicUrl, type TestApi } from '../testing/api-app';
-import { createSmtpMailer, type Mailer } from './mailer';
+import { createSmtpMailer, type Mailer } from '@consentry/infra';
 import { bodyOf, startLoopbackSmtp, type LoopbackSmtp } from './testing';
 
 let db: TestDatabase;

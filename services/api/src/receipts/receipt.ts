@@ -2,7 +2,7 @@
 // Consent Receipt Specification (v1.1) — who the controller is, when and how consent was collected,
 // what the visitor was shown, what they chose — plus the event exactly as stored and its Merkle
 // inclusion proof against a signed seal, which anyone can check offline with the published key and
-// node:crypto (docs/compliance.md, services/jobs/scripts/verify-receipt.mjs).
+// node:crypto (docs/compliance.md, services/server/scripts/verify-receipt.mjs).
 import {
   bannerTextKeys,
   bannerTextsStreamId,

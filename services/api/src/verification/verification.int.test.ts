@@ -9,11 +9,12 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGroupCommitAppender } from '@consentry/infra';
 import { consentAppendRequest, createTestDatabase, waitForLogVisible, type TestDatabase } from '@consentry/infra/testing';
-import { addTestWebsite, type TestWebsite } from '@consentry/ingest/testing';
+import { addTestWebsite, type TestWebsite } from '@consentry/projections/testing';
 import { replayProjection, websiteActivityProjection } from '@consentry/projections';
 import { headerScope } from '../scope/test-scope';
 import { verificationRoutes, type VerificationOptions } from './routes';
-import { isBlockedAddress, safeFetch } from './safe-fetch';
+import { isBlockedAddress } from '@consentry/infra';
+import { safeFetch } from './safe-fetch';
 import { findSnippet } from './snippet';
 
 let db: TestDatabase;

@@ -5,13 +5,11 @@
 // event that adds the endpoint and never in the log, a log line or any answer but the one that
 // created it.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { webhookEndpointsStreamId, type WebhookEventType } from '@consentry/events';
-import { readStream, type Db, type InlineHandler, type Queryable } from '@consentry/infra';
+import { isBlockedAddress, readStream, systemLookup, type Db, type HostLookup, type InlineHandler, type Queryable } from '@consentry/infra';
 import { ApiError } from '../errors';
 import { appendDecision } from '../domain/streams';
-import { isBlockedAddress, type Lookup } from '../verification/safe-fetch';
 import type { WebhookDeliveryStatus } from '@consentry/projections';
 
 /** The most endpoints a website may have. */
@@ -26,11 +24,10 @@ export function generateWebhookSecret(): string {
 export interface WebhookUrlOptions {
   /** Hostnames or IP literals allowed even when they resolve to private addresses (VERIFY_ALLOWED_HOSTS). */
   readonly allowHosts?: readonly string[];
-  readonly lookup?: Lookup;
+  readonly lookup?: HostLookup;
 }
 
 const invalidUrl = (message: string) => new ApiError(400, 'INVALID_WEBHOOK_URL', message);
-const defaultLookup: Lookup = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
 
 /**
  * The URL as it will be stored, or a 400 saying why it cannot be a webhook: http or https only, no
@@ -57,7 +54,7 @@ export async function checkWebhookUrl(raw: string, options: WebhookUrlOptions = 
   if (normalised.length > maxWebhookUrlLength) throw invalidUrl(`The address may have at most ${maxWebhookUrlLength} characters`);
   if (options.allowHosts?.includes(hostname)) return normalised;
   const literal = isIP(hostname);
-  const addresses = literal ? [{ address: hostname, family: literal }] : await (options.lookup ?? defaultLookup)(hostname).catch(() => []);
+  const addresses = literal ? [{ address: hostname, family: literal }] : await (options.lookup ?? systemLookup)(hostname).catch(() => []);
   if (addresses.length === 0) throw invalidUrl(`${hostname} could not be resolved; check the host name`);
   if (addresses.some((entry) => isBlockedAddress(entry.address))) {
     throw invalidUrl(`${hostname} is a private or reserved address; webhooks can only be sent to public addresses`);

@@ -9,7 +9,7 @@ import { createTestDatabase, type TestDatabase } from '@consentry/infra/testing'
 import { saveAdmin } from '../auth/admins';
 import { createPasswordHasher } from '../auth/passwords';
 import { addWebsiteAs, buildTestApi, registerOwner, signInAdmin, type Client, type SignedInUser, type TestApi } from '../testing/api-app';
-import type { Lookup } from '../verification/safe-fetch';
+import type { HostLookup } from '@consentry/infra';
 
 let db: TestDatabase;
 let api: TestApi;
@@ -29,7 +29,7 @@ const addresses: Record<string, string[]> = {
   'split.example.com': ['93.184.216.34', '127.0.0.1'],
   'receiver.internal.test': ['127.0.0.1'],
 };
-const lookup: Lookup = async (hostname) =>
+const lookup: HostLookup = async (hostname) =>
   (addresses[hostname] ?? []).map((address) => ({
     address,
     family: address.includes(':') ? 6 : 4,

@@ -5,7 +5,7 @@
 // appended through group commit; the answer comes after commit.
 import { allowsIdentification, consentStreamId, InvalidEventError, type DeviceClass } from '@consentry/events';
 import { ruleFor } from '../enrich/rule';
-import { appendUnversioned, decideOnStream, EventRefusedError, StoreUnavailableError, type Db, type GroupCommitAppender, type NewEvent } from '@consentry/infra';
+import { appendUnversioned, checkIdentificationAllowed, decideOnStream, EventRefusedError, StoreUnavailableError, type Db, type GroupCommitAppender, type NewEvent } from '@consentry/infra';
 import type { Website } from '@consentry/projections';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -17,7 +17,6 @@ import { clientIp } from '../client-ip';
 import { recordedChoiceOf } from './consent-choice';
 import { pageAddressFor } from './page-address';
 import { IngestError } from '../errors';
-import { checkIdentificationAllowed } from '../identify/consent-check';
 import type { CompanyMatcher } from '../identify/company-match';
 import type { IdentifyRateLimiter } from '../identify/rate-limits';
 import { admitIdentification } from '../identify/resolution-cap';

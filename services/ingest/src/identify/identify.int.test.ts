@@ -10,12 +10,12 @@ import { Writable } from 'node:stream';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consentStreamId, grantAll, optionalPurposes, type GrantedPurposes, type OptionalPurpose } from '@consentry/events';
+import { checkIdentificationAllowed, latestChoiceSql } from '@consentry/infra';
 import { consentAppendRequest, createTestDatabase, type TestDatabase } from '@consentry/infra/testing';
 import { asnDatabaseDirectory, classifyNetwork, createNetworkLookup, forEachAsnRow, ipv4ToNumber, type AsnRow } from '../enrich/network';
 import { truncateIp } from '../enrich/ip-address';
 import { addTestOwner, addTestWebsite, buildTestIngest, consentBodyFor, findTextAnywhere, type TestIngest, type TestWebsite } from '../testing/ingest-app';
 import { companyMatchedEventId } from './company-match';
-import { checkIdentificationAllowed, latestChoiceSql } from './consent-check';
 
 const allPurposes: OptionalPurpose[] = [...optionalPurposes];
 const withIdentification = { purposes: allPurposes };

@@ -1,11 +1,10 @@
 // Does the visitor's latest choice in the log still allow identification? Asked before every
 // enrichment call (docs/identification.md, "The rule that keeps it lawful"), with the same reading
 // of the log that ingest uses for identify requests (`checkIdentificationAllowed` of
-// @consentry/ingest: the visitor's latest choice, on whatever banner it was made).
+// @consentry/infra: the visitor's latest choice, on whatever banner it was made).
 // One difference: a later choice that keeps identification on (the visitor changed another purpose,
 // or allowed it again) does not stop an enrichment the earlier grant queued.
-import { checkIdentificationAllowed as checkIdentifyRequest } from '@consentry/ingest';
-import type { Queryable } from '@consentry/infra';
+import { checkIdentificationAllowed as checkIdentifyRequest, type Queryable } from '@consentry/infra';
 
 export interface IdentificationCheckInput {
   readonly websiteId: string;

@@ -1,12 +1,9 @@
 // The scanner's SSRF guard: the browser may only reach hosts whose every address is public, by the
-// same rules as installation verification (isBlockedAddress in the api's safe-fetch.ts), unless the
+// address policy as installation verification and webhooks (infra/src/net/address-policy.ts), unless the
 // caller's `isAllowedAddress` lets a host through (tests serve sites on loopback). Hosts are resolved
 // here with node:dns (all addresses) or an injected lookup, once per scan.
-import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { isBlockedAddress } from '../../../api/src/verification/safe-fetch';
-
-export type HostLookup = (host: string) => Promise<readonly { address: string; family: number }[]>;
+import { isBlockedAddress, systemLookup, type HostLookup } from '@consentry/infra';
 
 /** Decides whether `host`, resolving to the non-public `address`, may still be reached. */
 export type AddressAllowance = (host: string, address: string) => boolean;
@@ -18,8 +15,6 @@ export type AddressVerdict =
 export interface AddressGuard {
   check(host: string): Promise<AddressVerdict>;
 }
-
-export const systemLookup: HostLookup = (host) => dnsLookup(host, { all: true, verbatim: true });
 
 /** A guard that remembers each host's verdict for its lifetime (one scan). */
 export function createAddressGuard(options: { lookup?: HostLookup; isAllowedAddress?: AddressAllowance } = {}): AddressGuard {

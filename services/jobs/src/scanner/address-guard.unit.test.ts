@@ -1,7 +1,8 @@
 // The scanner's address guard: public addresses pass, anything else (by the installation check's
 // rules) is refused unless the caller's allowance lets it through; each host is resolved once.
 import { describe, expect, it, vi } from 'vitest';
-import { createAddressGuard, type HostLookup } from './address-guard';
+import type { HostLookup } from '@consentry/infra';
+import { createAddressGuard } from './address-guard';
 
 const table: Record<string, string[]> = {
   'www.example.com': ['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946'],

@@ -1,6 +1,6 @@
 // The email an owner gets when a scheduled scan finds something the previous scan did not: a new
 // tracker is exactly what nobody notices until a regulator does. Our own words.
-import type { MailMessage } from '@consentry/api';
+import type { MailMessage } from '@consentry/infra';
 import type { ScanFinding } from '@consentry/events';
 
 export function newFindingsEmail(input: { to: string; domain: string; findings: readonly ScanFinding[]; appUrl: string; productName: string }): MailMessage {

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { appendToStream } from '@consentry/infra';
 import { createTestDatabase, type TestDatabase } from '@consentry/infra/testing';
-import { addTestWebsite } from '@consentry/ingest/testing';
+import { addTestWebsite } from '@consentry/projections/testing';
 import { getScanReport, scansProjection } from '@consentry/projections';
 import { claimNextScanFairly, type ClaimScanOptions } from './scan-queue';
 

@@ -24,7 +24,8 @@ import { classifyCookie } from './cookie-database';
 import { classifyObservation } from './findings';
 import { claimNextScanFairly, keepScanClaim, releaseScanClaim } from './scan-queue';
 import { scanWebsite, ScanError, type ScanOptions } from './scan-website';
-import type { AddressAllowance, HostLookup } from './address-guard';
+import type { HostLookup } from '@consentry/infra';
+import type { AddressAllowance } from './address-guard';
 
 export interface ScanRunnerOptions {
   readonly pool: Db;

@@ -7,7 +7,8 @@
 // Classification and findings are findings.ts's job.
 import { defaultScanPages, maxScanPages } from '@consentry/events';
 import type { Browser, BrowserContext } from 'playwright-core';
-import { createAddressGuard, type AddressAllowance, type AddressGuard, type HostLookup } from './address-guard';
+import type { HostLookup } from '@consentry/infra';
+import { createAddressGuard, type AddressAllowance, type AddressGuard } from './address-guard';
 import { createCrawlQueue, isSameSite, maxPageUrlLength, pageUrlOf, parseSitemap, type FoundBy } from './crawl';
 import { startGuardProxy, type GuardProxy } from './guard-proxy';
 import { visitModes, type PageObservation, type PageVisit, type ScanObservation, type VisitMode } from './observation';

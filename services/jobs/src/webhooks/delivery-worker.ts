@@ -16,7 +16,8 @@ import {
   type ClaimedDelivery,
   type DeliveryOutcome,
 } from './deliveries';
-import { guardedPost, type HostLookup } from './guarded-post';
+import type { HostLookup } from '@consentry/infra';
+import { guardedPost } from './guarded-post';
 import { webhookHeaders } from './signature';
 
 /** The retry delays after the first try (docs/identification.md): 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h. */

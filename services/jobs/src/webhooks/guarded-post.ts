@@ -1,17 +1,14 @@
 // POSTing to an address an owner typed in, without becoming a way into private networks (SSRF; the
 // Standard Webhooks spec names webhooks as "especially vulnerable" to it). The same address rules as
-// installation verification and the scanner (isBlockedAddress in the api's safe-fetch.ts): the host
+// installation verification and the scanner (infra/src/net/address-policy.ts): the host
 // is resolved here, every address must be public unless the host is on the installation's allow-list
 // (VERIFY_ALLOWED_HOSTS), and the connection is pinned to the checked address so DNS cannot answer
 // differently a moment later. Redirects are not followed (the spec: a 3xx is a failure; the owner
 // should update the URL). The answer's body is read up to a small cap and dropped.
-import { lookup as dnsLookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
-import { isBlockedAddress } from '../../../api/src/verification/safe-fetch';
-
-export type HostLookup = (host: string) => Promise<readonly { address: string; family: number }[]>;
+import { isBlockedAddress, systemLookup, type HostLookup } from '@consentry/infra';
 
 export interface GuardedPostOptions {
   readonly timeoutMs: number;
@@ -28,8 +25,6 @@ export type PostResult =
   | { readonly kind: 'answered'; readonly status: number; readonly retryAfterMs: number | null }
   /** Never sent or never answered; `error` is safe to show the owner (no URL, no secret). */
   | { readonly kind: 'failed'; readonly error: string };
-
-const systemLookup: HostLookup = (host) => dnsLookup(host, { all: true, verbatim: true });
 
 /** Delay asked for by a Retry-After header (seconds or an HTTP date), null when absent or unreadable. */
 export function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | null {

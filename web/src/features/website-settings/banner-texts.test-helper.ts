@@ -1,6 +1,6 @@
 // Test helper: what GET /api/banner-texts/{language} answers (our texts, from events/ itself), for the
 // fetch stubs of the settings tests.
-import { shippedTexts, type BannerLanguage } from '../../../../events/src/banner-texts/index';
+import { shippedTexts, type BannerLanguage } from '@consentry/events';
 import { jsonResponse, type StubbedRequest } from '../../test/render';
 
 export const bannerTextsRoute = {

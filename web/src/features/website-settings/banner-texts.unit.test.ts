@@ -1,7 +1,7 @@
 // The banner texts the editor offers: every text key the api takes, in its order, each labelled. (Our
 // wording per language comes from GET /api/banner-texts/{language}: web-languages.e2e.test.ts.)
 import { describe, expect, it } from 'vitest';
-import { bannerTextKeys as apiTextKeys } from '../../../../events/src/banner-texts/texts';
+import { bannerTextKeys as apiTextKeys } from '@consentry/events';
 import { bannerTextKeys, bannerTextLabels, longBannerTextKeys } from './banner-texts';
 
 describe('the banner text keys', () => {

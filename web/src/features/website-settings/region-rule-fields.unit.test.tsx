@@ -1,7 +1,7 @@
 // Rules by region as the api takes them: `EU`, a country code or a subdivision, each once, sent as
 // one map; an untouched table is no change.
 import { describe, expect, it } from 'vitest';
-import { regionCode } from '../../../../events/src/purposes';
+import { regionCode } from '@consentry/events';
 import { checkRegionRuleDrafts, sameRegionRules, toRegionRuleDrafts, toRegionRules, type RegionRuleDraft } from './region-rule-fields';
 import { checkRegionCode, duplicateRegionProblem, regionCodeProblem } from './validation';
 

@@ -1,0 +1,2 @@
+// Test helpers other workspaces use: registered websites and owners.
+export { addTestOwner, addTestWebsite, type TestWebsite } from './registered';

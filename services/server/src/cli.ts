@@ -1,0 +1,131 @@
+#!/usr/bin/env node
+// The `consentry` command line: start the product, migrate, and the ledger jobs.
+//
+// Exit status, which automation relies on: 0 success; 1 the command ran and failed (the ledger does
+// not verify, no such consent, …); 2 bad arguments (unknown command or option, missing value);
+// 78 configuration error (EX_CONFIG). e2e/src/cli.e2e.test.ts runs each as a subprocess.
+import { ConfigError, loadConfig } from '@consentry/infra';
+import { runAdmin } from './commands/admin';
+import { runDeadLetters } from './commands/dead-letters';
+import { runReceipt, runSeal, runVerify } from './commands/ledger';
+import { runPurge } from './commands/purge';
+import { runSubject } from './commands/subject';
+import { runMigrate } from './commands/migrate';
+import { runReplay } from './commands/replay';
+import { runScan } from './commands/scan';
+import { runStart } from './commands/start';
+import { runStatus } from './commands/status';
+
+const usage = `Usage: consentry <command> [options]
+
+Commands:
+  start [--role ROLES]        start the product on PORT (default 3000): every part, with HTTP
+                              workers on the other cores (HTTP_WORKERS); --role runs only some of
+                              ingest, api, projectors, relay, jobs (comma-separated), for a
+                              deployment across machines (docs/deploy.md; needs NATS_URL)
+  status [--json]             what runs where: processes and their roles, partitions owned,
+                              lag per projection and partition, dead letters, the last seal
+  migrate                     apply database migrations and exit
+  replay [--projection NAME]  rebuild one projection (or all) from the event log; exits 1 when
+                              some events could not be applied (set aside as dead letters)
+  dead-letters [list|retry] [--projection NAME] [--all] [--json]
+                              events a projection set aside; retry applies them again once fixed
+                              (retry exits 1 when some still fail)
+  seal [--new-key]            seal everything committed so far (start also seals every few seconds);
+                              --new-key: the ledger's key is lost, sign on with SEAL_KEY_FILE's
+                              key (made if there is none)
+  verify [--public-key FILE] [--json]
+                              recompute every seal from the log; name the first mismatch
+  purge [--dry-run] [--website ID]
+                              remove events older than each website's retention period
+  receipt CONSENT_ID          print the consent receipt with its inclusion proof (JSON)
+  scan --website ID [--pages N] [--json]
+                              scan a website for cookies and trackers now and print the findings;
+                              exits 1 when it failed or found something set before or against consent
+  subject export --website ID (--visitor ID | --ip ADDR) [--out FILE]
+                              everything held about one visitor (JSON)
+  subject erase --website ID (--visitor ID | --ip ADDR)
+                              remove one visitor's personal data everywhere: IP, user agent,
+                              city, and what identified them (email, name, company, enrichment)
+  admin create --username NAME [--password-stdin]
+                              create an admin, or set a new password for one
+  help                        show this help
+`;
+
+async function main(argv: readonly string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
+    if (command === undefined) {
+      process.stderr.write(usage);
+      return 2;
+    }
+    process.stdout.write(usage);
+    return 0;
+  }
+  const config = loadConfig();
+  switch (command) {
+    case 'start':
+      return runStart(config, rest);
+    case 'migrate':
+      return runMigrate(config);
+    case 'replay':
+      return runReplay(config, rest);
+    case 'dead-letters':
+      return runDeadLetters(config, rest);
+    case 'admin':
+      return runAdmin(config, rest);
+    case 'seal':
+      return runSeal(config, rest);
+    case 'verify':
+      return runVerify(config, rest);
+    case 'purge':
+      return runPurge(config, rest);
+    case 'scan':
+      return runScan(config, rest);
+    case 'receipt':
+      return runReceipt(config, rest);
+    case 'subject':
+      return runSubject(config, rest);
+    case 'status':
+      return runStatus(config, rest);
+    default:
+      process.stderr.write(`Unknown command: ${command}\n\n${usage}`);
+      return 2;
+  }
+}
+
+/** node:util parseArgs's errors: an unknown option, a missing value, a stray positional. */
+function isArgumentError(error: unknown): error is Error {
+  const code: unknown = error instanceof Error ? Reflect.get(error, 'code') : undefined;
+  return typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_');
+}
+
+// A command whose work is left waiting on something that can no longer happen (the event loop runs
+// dry) must not pass for a success: until main settles, the exit status is 1, and the reason is said.
+let settled = false;
+process.exitCode = 1;
+process.once('exit', () => {
+  if (!settled) process.stderr.write('consentry: the command stopped before it finished (it was left waiting on nothing); nothing says it succeeded\n');
+});
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    settled = true;
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    settled = true;
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exitCode = 78;
+      return;
+    }
+    if (isArgumentError(error)) {
+      process.stderr.write(`consentry: ${error.message}\n\n${usage}`);
+      process.exitCode = 2;
+      return;
+    }
+    process.stderr.write(`consentry: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);
