@@ -1,23 +1,6 @@
-// The production bus: NATS JetStream. The relay publishes the event log to one stream (message id
-// = event id, so a retried publish is stored once) and each projector consumes it through a durable
-// pull consumer with explicit acks.
-//
-// Order is the property that needs care. JetStream redelivers an unacknowledged message only after
-// ack_wait, and meanwhile keeps delivering newer ones; a projector that checkpoints by position
-// would then skip the older message for good. Messages go unacknowledged without our knowing when
-// a delivery is lost in flight (connection drop, process crash, a pull request the server still
-// answers after the client gave up on it). So this adapter never lets a newer message overtake:
-// it notices a possible loss (a consumer that still has pending acks when a consumption starts, a
-// reconnect, a gap in the consumer's delivery sequence) and then rewinds the durable to its ack
-// floor, recreating it from the first unacknowledged stream sequence. Already processed messages
-// may come again (marked redelivered); unprocessed ones never come late.
-//
-// On a cluster (NATS_URL lists several servers, the stream has 3 replicas) a node can die with the
-// stream's or a consumer's raft leadership. Until another node is elected (seconds), requests get
-// no responders or time out. `publish` therefore resends whatever was not acknowledged until its
-// deadline (the stream deduplicates by message id, so a message stored whose ack was lost is
-// acknowledged again, not stored twice), and consumptions treat server-side (5xx) JetStream errors
-// as transient, check their consumer again and go on from its ack floor.
+// The production bus: NATS JetStream. The relay publishes the log to one stream (message id = event id)
+// and each projector consumes it through a durable pull consumer; no newer message ever overtakes an
+// older one. How, and how it rides out a failover: docs/architecture.md, "The NATS adapter: order and failover".
 import {
   connect,
   nanos,

@@ -1,30 +1,6 @@
 // The leads projection's logic without I/O: folds a batch of events, in log order, into the leads it
-// touches and what the batch adds to the timeline, the resolutions and the daily counts. The rules
-// (docs/identification.md, "Leads read model" in docs/architecture.md):
-//
-// - A visitor becomes a candidate (a `leads` row) with their first choice that allows identification
-//   (allowsIdentification: Accept All or a custom choice with the purpose on); that day counts in
-//   lead_daily.allowed. Every later choice is on their timeline and sets consent_status: 'granted'
-//   when it allows identification, 'withdrawn' when it does not. A visitor who never allowed it has
-//   no row, and nothing about them is kept here.
-// - Page views count, and are on the timeline, only for a visitor with a row whose status is granted
-//   (from the moment they allowed identification, and never while withdrawn). Time on page is the
-//   largest running total a PageHidden reports for a page view (as in analytics); an
-//   EngagementRecorded adds its kind to the page view's timeline entry.
-// - VisitorIdentified, CompanyMatched and LeadEnriched apply only while granted: an identification
-//   event of a visitor without a row or withdrawn is ignored (ingest refuses them; this keeps a
-//   withdrawn lead from coming back, and a non-consenting visitor's email out of the read model).
-//   EnrichmentFailed applies to any row (it carries nothing about the person).
-// - The first identification (a VisitorIdentified, or a CompanyMatched while the visitor has not
-//   identified themselves) sets identified_at and identification_source, and counts in
-//   lead_daily.identified on its day. Every identification counts a resolution in its UTC month,
-//   once per visitor and month (lead_resolutions), under the person it names: their email once one
-//   is known that month (the first one), else the visitor. The bill counts distinct people, so one
-//   person identified by several visitor ids (browsers, cleared storage, a script) counts once.
-//
-// Determinism: the result depends only on the events' order and the leads loaded before the batch,
-// and every change is carried in the returned states and deltas, so applying a log in batches of any
-// size (live, redelivered past the checkpoint, or replayed) builds the same read model.
+// touches and what the batch adds to the timeline, the resolutions and the daily counts; deterministic
+// for any batch size. The rules: docs/identification.md, "The leads read model's rules".
 import {
   allowsIdentification,
   grantedList,

@@ -1,20 +1,7 @@
-// Reads of the leads read model (docs/identification.md): the leads list (keyset pagination over the
-// partial indexes of migration 018), one lead with its timeline, the dashboard's identification
-// summary, the month's resolutions (usage and billing), and the streams behind the lead export and
-// the audience files. One query per function, parameterised and named for the logs.
-//
-// How the list stays fast on a million leads: each of the viewer's websites is read through its own
-// index in a LATERAL subquery that stops after one page (leads_identified_last_seen,
-// leads_identified_at or leads_search, each `(website_id, key, …) WHERE identified_at IS NOT NULL`),
-// and only those few rows per website are merged and cut to a page. The page after a cursor starts
-// inside the index at the cursor's key (`key <= cursor` is an index condition), so the 1000th page
-// costs what the first does. `company` is one company, read in the list's order through its own
-// index. Search (`q`) is a prefix match written as an explicit byte range (`~>=~ q AND ~<~ q+1`) that the text_pattern_ops indexes answer; Postgres picks the search
-// index for a rare prefix and the sort index for a common one. The email of a lead is matched from its
-// start only (`ada` finds ada@…, not …@ada.com): a domain match would need an index the table does
-// not have, and without one every search would read every lead. Checked with EXPLAIN on 300,000 leads
-// over three websites: every sort and filter, first page and deep pages, reads one index range per
-// website (0.3–2 ms executed), in custom and in cached generic plans.
+// Reads of the leads read model (docs/identification.md): the list (keyset pagination), one lead with
+// its timeline, the dashboard summary, the month's resolutions, and the streams behind the exports.
+// One named query per function. Why the list is fast on a million leads: docs/identification.md,
+// "How the leads list stays fast".
 import type { Db, Queryable } from '@consentry/infra';
 import type { QueryResultRow } from 'pg';
 

@@ -1,27 +1,6 @@
-// Slowing down password guessing without letting a stranger lock anyone out.
-//
-// Only failures count, in three tallies: per account and address together, per address (one address
-// trying many accounts), and per account (many addresses trying one). Past each tally's free
-// failures every further attempt waits, the wait doubling with each failure (1 s, 2 s, 4 s, … up to
-// 15 minutes), counted from the latest failure. The account-wide tally only slows addresses that have
-// themselves failed at that account, so an address that has not failed is never held back: the right
-// password from the owner's own browser always goes through, however many strangers guess.
-//
-// An attempt counts as a failure from the moment it starts (and is taken back if it succeeds or is
-// withdrawn), so a burst of parallel guesses is tallied as it arrives, not after the first answers.
-// Tallies are forgotten 15 minutes after their latest failure.
-//
-// The tallies live in PostgreSQL (`sign_in_tallies`, migration 021), shared by every process of the
-// installation: node:cluster workers and api processes on other machines count against the same
-// rows, so N processes do not give a guesser N times the attempts. An attempt locks its three rows
-// with one INSERT … ON CONFLICT DO UPDATE … RETURNING (in key order, so attempts never deadlock),
-// decides on what it read and counts itself in the same transaction: parallel attempts, in any
-// process, are tallied one after the other. Times are the database's clock, the one all machines
-// share. Rows are keyed by the SHA-256 of the tally's key, so the table names no address and no
-// account; a forgotten row is rewritten when its key fails again, or deleted by a bounded sweep that
-// attempts run now and then. When the tallies cannot be read, attempt() rejects: the sign-in fails as
-// it does whenever the database is away, and no password is tried unthrottled.
-// sign-in-throttle-memory.ts applies the same rules in memory, for the unit tests.
+// Slowing down password guessing without letting a stranger lock anyone out: only failures count,
+// per account and address, per address and per account, in PostgreSQL tallies every process shares.
+// The rules and why: docs/security.md, "Sign-in throttling" (sign-in-throttle-memory.ts: the same in memory).
 import { createHmac } from 'node:crypto';
 import type { Db, DbClient } from '@consentry/infra';
 

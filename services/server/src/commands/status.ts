@@ -1,27 +1,6 @@
 // `consentry status [--json]`: what runs where, read from the database every process shares
-// (services/api/src/system-status.ts): the processes and their roles and locks, each async
-// projection's checkpoints (one line per partition) with their lag, the relay's, open dead letters,
-// and the last seal. The same figures are on /metrics (createStatusMetrics).
-//
-// Exit status: 0 printed; 1 the database cannot be reached; 2 bad arguments.
-//
-// --json prints one object (times ISO 8601 UTC from the database's clock, durations in seconds):
-// {
-//   generatedAt: string, headPosition: number, countLimit: number,
-//   processes: [{ id, host, pid, roles: string[], version, startedAt, seenAt, uptimeSeconds,
-//                 seenSecondsAgo, alive: boolean, leaderships: string[] }],
-//   relay: Checkpoint,
-//   projections: [{ name, checkpoints: Checkpoint[], otherCheckpoints: string[], openDeadLetters }],
-//   deadLetters: { open: number, byProjection: { [projection]: number } },
-//   lastSeal: null | { sequence, sealedAt, ageSeconds, covers: { transactionId, position },
-//                      since: Lag, leader: Leader | null }
-// }
-// Checkpoint = { name, partition: null | { index, count }, exists: boolean, transactionId, position,
-//                updatedAt: string | null, ageSeconds: number | null, lag: Lag, leader: Leader | null }
-// Lag = { events: number, exact: boolean, positions: number }: `events` still to apply (of the
-//   projection's types, in its partition; every event for the relay), exact when `exact`, else a
-//   lower bound (only the newest `countLimit` events are counted); `positions` = head − checkpoint.
-// Leader = { processId, host, pid, alive: boolean }: the process whose heartbeat claims the lock.
+// (services/api/src/system-status.ts). Exit status: 0 printed; 1 the database cannot be reached; 2 bad
+// arguments. The --json shape: docs/deploy.md, "`consentry status`".
 import { parseArgs } from 'node:util';
 import { readSystemStatus, type CheckpointStatus, type LagFigure, type LeaderRef, type SystemStatus } from '@consentry/api';
 import { createPool, migrateDatabase, type Config, type Db } from '@consentry/infra';
