@@ -2,7 +2,7 @@
 // uses pointed at it, and a fake Consentry host answering the ingest protocol. A fresh page matters: the
 // widget installs listeners on document and window that a shared page would carry into the next test.
 import { Window as HappyWindow } from 'happy-dom';
-import { vi } from 'vitest';
+import { afterEach, vi } from 'vitest';
 // The server's own English texts, so the widget is tested with what the config really carries.
 import { englishTexts } from '@consentry/events';
 
@@ -59,7 +59,15 @@ export interface TestPage {
   collected(path: string): Record<string, unknown>[];
 }
 
-const STUBBED = ['window', 'document', 'location', 'navigator', 'localStorage', 'history', 'CustomEvent', 'CSSStyleSheet'] as const;
+// Timers too: the widget's timers (the outbox's retry backoff) then belong to the page, and closing
+// the page at the end of its test cancels them, so no retry of one test fires into the next one's fetch.
+const STUBBED = ['window', 'document', 'location', 'navigator', 'localStorage', 'history', 'CustomEvent', 'CSSStyleSheet', 'setTimeout', 'clearTimeout'] as const;
+
+const openPages: HappyWindow[] = [];
+
+afterEach(async () => {
+  for (const happy of openPages.splice(0)) await happy.happyDOM.close();
+});
 
 /**
  * A new page at `url` whose body is `bodyHtml` plus the snippet (with `snippetAttrs`), optionally with
@@ -81,6 +89,7 @@ export function openPage(
     url: options.url ?? PAGE_URL,
     settings: { disableJavaScriptFileLoading: true, handleDisabledFileLoadingAsSuccess: true },
   });
+  openPages.push(happy);
   const win = happy as unknown as Window & typeof globalThis;
   const doc = win.document;
   doc.title = 'Acme Bakery — fresh bread daily';
