@@ -2,6 +2,7 @@
 // the real export route (server-side cursor, back-pressure); MODE=naive is the baseline: load every
 // record, build the whole CSV in memory, send it. Prints READY, and MAXRSS=<bytes> on SIGTERM.
 import { createPool } from '@consentry/infra';
+import { accessControl } from '@consentry/api/access';
 import { exportColumns, exportRoutes } from '@consentry/api/export';
 import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
@@ -13,10 +14,12 @@ const pool = createPool(DATABASE_URL, { max: 4 });
 const app = Fastify();
 app.setValidatorCompiler(validatorCompiler);
 app.setSerializerCompiler(serializerCompiler);
-const adminScope = async () => ({ userId: null, isAdmin: true, adminUsername: 'bench', websiteIds: null });
+// Every request is the admin `bench` (every website).
+const benchAdmin = async () => ({ user: null, adminUsername: 'bench' });
 
 if (MODE === 'stream') {
-  await app.register(exportRoutes, { pool, resolveScope: adminScope });
+  await app.register(accessControl, { viewers: { viewerOf: benchAdmin, reload: benchAdmin } });
+  await app.register(exportRoutes, { pool });
 } else {
   app.get('/api/export/consents', async (_request, reply) => {
     const { rows } = await pool.query(

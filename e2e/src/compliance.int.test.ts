@@ -23,7 +23,6 @@ import {
   replayProjection,
   type Website,
 } from '@consentry/projections';
-import { receiptRoutes } from '@consentry/api';
 import { addWebsiteAs, buildTestApi, registerOwner, type SignedInUser, type TestApi } from '@consentry/api/testing';
 import { purgeWebsite, retentionCutoff, runsOf } from '@consentry/jobs';
 import { eraseSubject, exportSubject } from '@consentry/jobs';
@@ -52,11 +51,7 @@ async function ownerWithWebsite(name: string): Promise<{ owner: SignedInUser; we
 
 beforeAll(async () => {
   db = await createTestDatabase('compliance', { poolSize: 8 });
-  api = await buildTestApi(db.pool, {
-    extraRoutes: async ({ app, resolveScope }) => {
-      await app.register(receiptRoutes, { pool: db.pool, resolveScope, publicUrl: 'http://consentry.test', sealKey: signer });
-    },
-  });
+  api = await buildTestApi(db.pool, { sealKey: signer });
 });
 afterAll(async () => {
   await api?.close();

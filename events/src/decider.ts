@@ -15,6 +15,15 @@ export interface Decider<TCommand, TEvent, TState> {
   initialState(): TState;
 }
 
+/**
+ * A decider of one stream family as the command handler runs it (infra's handleCommand): with the
+ * event types its evolve folds, the only ones read from the stream. None: the decision needs no
+ * state (the last save wins), and only the stream's version is read.
+ */
+export interface StreamDecider<TCommand, TEvent extends { readonly type: string }, TState> extends Decider<TCommand, TEvent, TState> {
+  readonly eventTypes: readonly TEvent['type'][];
+}
+
 /** The state after `events`, folded from the initial state. */
 export function foldEvents<TEvent, TState>(decider: Pick<Decider<unknown, TEvent, TState>, 'evolve' | 'initialState'>, events: readonly TEvent[]): TState {
   return events.reduce(decider.evolve, decider.initialState());

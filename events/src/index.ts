@@ -68,6 +68,12 @@ export * from './export';
 export * from './compliance';
 
 export { assertNever, DecisionError, foldEvents } from './decider';
-export type { CommandMetadata, Decider, DecisionErrorKind } from './decider';
+export type { CommandMetadata, Decider, DecisionErrorKind, StreamDecider } from './decider';
 export * from './website-decider';
 export * from './user-decider';
+export * from './branding-decider';
+export * from './site-content-decider';
+export * from './export-decider';
+export * from './plan-decider';
+export * from './scan-decider';
+export * from './webhook-decider';

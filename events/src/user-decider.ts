@@ -3,9 +3,9 @@
 // themselves, and deletion. A fresh
 // registration records the free plan's limits as its own event, so the log alone says what a user
 // may do (a replay never depends on the plans table).
-import { DecisionError, assertNever, type CommandMetadata, type Decider } from './decider';
+import { DecisionError, assertNever, type CommandMetadata, type StreamDecider } from './decider';
 import type { SubscriptionTier } from './fields';
-import type { SubscriptionStatus, UserEvent } from './user';
+import { userEventTypes, type SubscriptionStatus, type UserEvent } from './user';
 
 export function userStreamId(userId: string): string {
   return `user-${userId}`;
@@ -194,7 +194,8 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
   }
 }
 
-export const userDecider: Decider<UserCommand, UserEvent, UserState> = {
+export const userDecider: StreamDecider<UserCommand, UserEvent, UserState> = {
+  eventTypes: userEventTypes,
   decide: decideUser,
   evolve: evolveUser,
   initialState: initialUserState,

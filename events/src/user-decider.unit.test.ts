@@ -2,6 +2,7 @@
 // subscription, owners renaming themselves, deletion.
 import { describe, expect, it } from 'vitest';
 import { foldEvents } from './decider';
+import { deciderSpec } from './testing/decider-spec';
 import type { UserEvent } from './user';
 import { EmailTakenError, userDecider, UserNotFoundError, type UserCommand, type UserLimits } from './user-decider';
 
@@ -9,17 +10,7 @@ const userId = '0b7e6c5d-4f3a-4b2c-9d1e-8f7a6b5c4d3e';
 const now = '2024-05-01T10:00:00.000Z';
 const freePlan: UserLimits = { subscriptionTier: 'free', maxWebsites: 1, maxConsentsPerMonth: 10_000 };
 
-function given(events: readonly UserEvent[]) {
-  return {
-    when(command: UserCommand) {
-      const decide = () => userDecider.decide(command, foldEvents(userDecider, events));
-      return {
-        then: (expected: UserEvent[]) => expect(decide()).toEqual(expected),
-        thenRefuses: (error: new () => Error) => expect(decide).toThrow(error),
-      };
-    },
-  };
-}
+const { given } = deciderSpec(userDecider);
 
 const register = (email = 'ada@example.com'): UserCommand => ({
   type: 'RegisterUser',
@@ -63,8 +54,8 @@ describe('when nobody has this account yet', () => {
   });
 
   it('has no subscription to change and nothing to delete', () => {
-    given([]).when(change()).thenRefuses(UserNotFoundError);
-    given([]).when({ type: 'DeleteUser', data: { userId }, metadata: { now } }).thenRefuses(UserNotFoundError);
+    given([]).when(change()).thenThrows(UserNotFoundError);
+    given([]).when({ type: 'DeleteUser', data: { userId }, metadata: { now } }).thenThrows(UserNotFoundError);
   });
 });
 
@@ -75,7 +66,7 @@ describe('when the person was invited', () => {
   });
 
   it('refuses a registration under another email into the same stream', () => {
-    given([invited]).when(register('eve@example.com')).thenRefuses(EmailTakenError);
+    given([invited]).when(register('eve@example.com')).thenThrows(EmailTakenError);
   });
 
   it('refuses a second invitation', () => {
@@ -85,13 +76,13 @@ describe('when the person was invited', () => {
         data: { userId, email: 'ada@example.com', invitedBy: 'admin', ...freePlan },
         metadata: { now },
       })
-      .thenRefuses(EmailTakenError);
+      .thenThrows(EmailTakenError);
   });
 });
 
 describe('when the person is registered', () => {
   it('refuses registering again', () => {
-    given([registered, onFreePlan]).when(register()).thenRefuses(EmailTakenError);
+    given([registered, onFreePlan]).when(register()).thenThrows(EmailTakenError);
   });
 
   it('records nothing when an admin saves the same subscription', () => {
@@ -141,15 +132,15 @@ describe('when a registered owner renames themselves', () => {
   });
 
   it('refuses an invitation not accepted yet and a deleted account', () => {
-    given([invited]).when(rename('Ada', null)).thenRefuses(UserNotFoundError);
-    given([registered, onFreePlan, deleted]).when(rename('Ada', null)).thenRefuses(UserNotFoundError);
+    given([invited]).when(rename('Ada', null)).thenThrows(UserNotFoundError);
+    given([registered, onFreePlan, deleted]).when(rename('Ada', null)).thenThrows(UserNotFoundError);
   });
 });
 
 describe('when the account was deleted', () => {
   it('can be neither changed, deleted again nor registered into', () => {
-    given([registered, onFreePlan, deleted]).when(change()).thenRefuses(UserNotFoundError);
-    given([registered, onFreePlan, deleted]).when({ type: 'DeleteUser', data: { userId }, metadata: { now } }).thenRefuses(UserNotFoundError);
-    given([registered, onFreePlan, deleted]).when(register()).thenRefuses(UserNotFoundError);
+    given([registered, onFreePlan, deleted]).when(change()).thenThrows(UserNotFoundError);
+    given([registered, onFreePlan, deleted]).when({ type: 'DeleteUser', data: { userId }, metadata: { now } }).thenThrows(UserNotFoundError);
+    given([registered, onFreePlan, deleted]).when(register()).thenThrows(UserNotFoundError);
   });
 });

@@ -1,8 +1,8 @@
 // The decider of a website stream (`website-<id>`): adding a website within the owner's plan limit
 // and removing it. The limit is a fact about the owner's other streams, so the command carries it
 // (how many websites the owner has, how many the plan allows) as read by the handler.
-import { DecisionError, assertNever, type CommandMetadata, type Decider } from './decider';
-import type { WebsiteEvent, WebsiteSettingsChangedData } from './website';
+import { DecisionError, assertNever, type CommandMetadata, type StreamDecider } from './decider';
+import { websiteEventTypes, type WebsiteEvent, type WebsiteSettingsChangedData } from './website';
 
 export function websiteStreamId(websiteId: string): string {
   return `website-${websiteId}`;
@@ -116,7 +116,8 @@ export function evolveWebsite(state: WebsiteState, event: WebsiteEvent): Website
   }
 }
 
-export const websiteDecider: Decider<WebsiteCommand, WebsiteEvent, WebsiteState> = {
+export const websiteDecider: StreamDecider<WebsiteCommand, WebsiteEvent, WebsiteState> = {
+  eventTypes: websiteEventTypes,
   decide: decideWebsite,
   evolve: evolveWebsite,
   initialState: initialWebsiteState,

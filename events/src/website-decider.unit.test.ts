@@ -2,6 +2,7 @@
 // new events or the refusal.
 import { describe, expect, it } from 'vitest';
 import { foldEvents } from './decider';
+import { deciderSpec } from './testing/decider-spec';
 import type { WebsiteEvent } from './website';
 import {
   websiteDecider,
@@ -18,17 +19,7 @@ const otherOwnerId = '1c8f7d6e-5a4b-4c3d-8e2f-9a8b7c6d5e4f';
 const now = '2024-05-01T10:00:00.000Z';
 const later = '2024-06-01T10:00:00.000Z';
 
-function given(events: readonly WebsiteEvent[]) {
-  return {
-    when(command: WebsiteCommand) {
-      const decide = () => websiteDecider.decide(command, foldEvents(websiteDecider, events));
-      return {
-        then: (expected: WebsiteEvent[]) => expect(decide()).toEqual(expected),
-        thenRefuses: (error: new () => Error) => expect(decide).toThrow(error),
-      };
-    },
-  };
-}
+const { given } = deciderSpec(websiteDecider);
 
 const added: WebsiteEvent = {
   type: 'WebsiteAdded',
@@ -58,15 +49,15 @@ describe('when the owner is below the website limit', () => {
 
 describe('when the website limit is reached', () => {
   it('refuses with "Website limit reached"', () => {
-    given([]).when(addWebsite({ ownerWebsiteCount: 1, maxWebsites: 1 })).thenRefuses(WebsiteLimitReachedError);
-    given([]).when(addWebsite({ ownerWebsiteCount: 0, maxWebsites: 0 })).thenRefuses(WebsiteLimitReachedError);
+    given([]).when(addWebsite({ ownerWebsiteCount: 1, maxWebsites: 1 })).thenThrows(WebsiteLimitReachedError);
+    given([]).when(addWebsite({ ownerWebsiteCount: 0, maxWebsites: 0 })).thenThrows(WebsiteLimitReachedError);
     expect(new WebsiteLimitReachedError()).toMatchObject({ code: 'WEBSITE_LIMIT_REACHED', kind: 'limit_reached', message: 'Website limit reached' });
   });
 });
 
 describe('when the website already exists', () => {
   it('refuses to add it again', () => {
-    given([added]).when(addWebsite({ ownerWebsiteCount: 0, maxWebsites: 5 })).thenRefuses(WebsiteAlreadyExistsError);
+    given([added]).when(addWebsite({ ownerWebsiteCount: 0, maxWebsites: 5 })).thenThrows(WebsiteAlreadyExistsError);
   });
 
   it('lets its owner remove it', () => {
@@ -82,7 +73,7 @@ describe('when the website already exists', () => {
   });
 
   it('does not reveal it to another owner', () => {
-    given([added]).when(removeBy({ kind: 'owner', userId: otherOwnerId })).thenRefuses(WebsiteNotFoundError);
+    given([added]).when(removeBy({ kind: 'owner', userId: otherOwnerId })).thenThrows(WebsiteNotFoundError);
   });
 
   it('keeps its owner and activation through settings and activation changes', () => {
@@ -99,16 +90,16 @@ describe('when the website was removed', () => {
   const removed: WebsiteEvent = { type: 'WebsiteRemoved', data: { websiteId, removedAt: later } };
 
   it('cannot be removed again', () => {
-    given([added, removed]).when(removeBy({ kind: 'owner', userId: ownerId })).thenRefuses(WebsiteNotFoundError);
+    given([added, removed]).when(removeBy({ kind: 'owner', userId: ownerId })).thenThrows(WebsiteNotFoundError);
   });
 
   it('cannot be added again under the same id', () => {
-    given([added, removed]).when(addWebsite({ ownerWebsiteCount: 0, maxWebsites: 5 })).thenRefuses(WebsiteAlreadyExistsError);
+    given([added, removed]).when(addWebsite({ ownerWebsiteCount: 0, maxWebsites: 5 })).thenThrows(WebsiteAlreadyExistsError);
   });
 });
 
 describe('when the website never existed', () => {
   it('cannot be removed', () => {
-    given([]).when(removeBy({ kind: 'admin', username: 'admin' })).thenRefuses(WebsiteNotFoundError);
+    given([]).when(removeBy({ kind: 'admin', username: 'admin' })).thenThrows(WebsiteNotFoundError);
   });
 });

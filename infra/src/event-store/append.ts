@@ -2,7 +2,7 @@
 // stream version, with inline projections applied in the same transaction (read-your-writes).
 import { randomUUID } from 'node:crypto';
 import { getEventDefinition, parseEventData } from '@consentry/events';
-import { withTransaction, type Db, type DbTransaction } from '../db/pool';
+import { withTransaction, type Db, type DbTransaction, type Queryable } from '../db/pool';
 import { projectionCheckpointName, shareCheckpoint } from './checkpoints';
 import { ConcurrencyError, InvalidEventIdError } from './errors';
 import { eventColumns, toStoredEvent, type EventRow } from './rows';
@@ -148,7 +148,8 @@ async function appendPrepared(
   return { nextExpectedVersion: currentVersion + stored.length, stored };
 }
 
-async function readStreamVersion(db: Db | DbTransaction, streamId: string): Promise<number> {
+/** The stream's version: its last event's stream_version, 0 for no events. */
+export async function readStreamVersion(db: Queryable, streamId: string): Promise<number> {
   const { rows } = await db.query<{ version: number }>({
     name: 'read-stream-version',
     text: `SELECT coalesce(max(stream_version), 0)::int8 AS version

@@ -1,7 +1,9 @@
-// The event store: append (versioned and group-commit), gap-safe reads, checkpoints.
+// The event store: append (versioned and group-commit), the command handler of versioned streams,
+// gap-safe reads, checkpoints.
 export * from './types';
 export * from './errors';
 export { appendInTransaction, appendToStream, prepareEvent, type AppendOptions, type AppendResult } from './append';
+export { aggregateStream, handleCommand, type CommandResult, type HandleCommandOptions, type StreamState } from './command-handler';
 export {
   createGroupCommitAppender,
   type GroupAppendRequest,

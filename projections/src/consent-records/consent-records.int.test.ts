@@ -7,6 +7,7 @@ import { consentAppendRequest, createTestDatabase, waitForLogVisible, type TestD
 import { grantedList } from '@consentry/events';
 import { appendLog, at, catchUp, leadVisitor } from '../leads/testing';
 import { replayProjection } from '../runtime/replay';
+import { projectionSpec } from '../testing/projection-spec';
 import { consentRecordsProjection } from './projection';
 import { getLastConsentAt, listConsentRecords } from './queries';
 
@@ -85,15 +86,9 @@ describe('when consents are projected', () => {
 
   it('stores a redelivered event once', async () => {
     const events = await readCommittedEvents(db.pool, startOfLog, { limit: 100 });
-    const client = await db.pool.connect();
-    try {
-      await consentRecordsProjection.apply(events, client);
-      await consentRecordsProjection.apply(events, client);
-    } finally {
-      client.release();
-    }
-    const { rows } = await db.pool.query('SELECT count(*)::int AS n FROM consent_records');
-    expect(rows[0].n).toBe(6);
+    const records = projectionSpec(consentRecordsProjection, db.pool);
+    await records.given(events).thenRows('SELECT count(*)::int AS n FROM consent_records', [], [{ n: 6 }]);
+    await records.given(events).thenRows('SELECT count(*)::int AS n FROM consent_records', [], [{ n: 6 }]);
   });
 });
 

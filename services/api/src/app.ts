@@ -4,18 +4,20 @@
 // Layers, in order: schema compilers and the error handler; security headers (security-headers.ts) and
 // no-store on every JSON answer; the Origin check for requests that change data; cookies and
 // Postgres-backed sessions; rate limiting (sign-ins); the OpenAPI document at /api/docs, which sees
-// every route registered after it; then the routes by area.
+// every route registered after it; the access check (access/: every route names its rule); then
+// every route of the api, by area.
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifySession from '@fastify/session';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import { withSafeText, type Db } from '@consentry/infra';
-import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+import { withSafeText, type Db, type ProjectionNotifier } from '@consentry/infra';
+import type { FastifyPluginAsync } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Registry } from 'prom-client';
 import { z } from 'zod';
+import { accessControl, sessionViewers, withAccessRules } from './access';
 import { adminDeadLetterRoutes } from './admin/dead-letters-routes';
 import { invitationRoutes } from './auth/invitation-routes';
 import type { Mailer } from '@consentry/infra';
@@ -25,7 +27,6 @@ import { adminPasswordRoutes } from './auth/admin-password-routes';
 import { createOriginGuard } from './auth/origin-guard';
 import { createPasswordHasher, type PasswordHashing } from './auth/passwords';
 import { authRoutes, defaultSignInLimits, type SignInLimits } from './auth/routes';
-import { createScopeResolver } from './auth/scope';
 import { resolveSessionSecret } from './auth/session-secret';
 import { createPostgresSessionStore, pruneExpiredSessions } from './auth/session-store';
 import { brandingRoutes } from './branding/routes';
@@ -34,7 +35,6 @@ import { securityHeaders } from './security-headers';
 import { createSignInCounter } from './metrics';
 import { seedSubscriptionPlans } from './plans/catalogue';
 import { planRoutes } from './plans/routes';
-import type { ResolveScope } from './scope/scope';
 import { siteContentRoutes } from './site-content/routes';
 import { statsRoutes } from './stats/routes';
 import { analyticsRoutes } from './analytics/routes';
@@ -43,6 +43,10 @@ import { bannerTextRoutes } from './banner-texts/routes';
 import { scanRoutes } from './scans/routes';
 import { leadRoutes } from './leads/routes';
 import { webhookRoutes } from './webhooks/routes';
+import { exportRoutes } from './export/routes';
+import { verificationRoutes, type VerificationOptions } from './verification/routes';
+import { liveRoutes, type LiveOptions } from './live/routes';
+import { receiptRoutes, type ReceiptRoutesOptions } from './receipts/routes';
 import type { HostLookup } from '@consentry/infra';
 
 export interface ReadinessCheck {
@@ -67,10 +71,6 @@ export interface ApiOptions {
   readonly metricsRegistry?: Registry;
   /** Extra readiness conditions (the relay and projectors running, the bus connected). */
   readonly readiness?: readonly ReadinessCheck[];
-  /**
-   * Route plugins of other parts (export, verification, live updates), registered inside the api
-   * after its own routes: behind its sessions, Origin check and error handler, and in /api/docs.
-   */
   /** Sends invitation and registration emails (SMTP_URL); without it the admin copies invitation links and registration is immediate. */
   readonly mailer?: Mailer;
   /**
@@ -80,7 +80,14 @@ export interface ApiOptions {
   readonly webhookUrls?: { readonly allowHosts?: readonly string[]; readonly lookup?: HostLookup };
   /** Whether an enrichment provider is configured (ENRICHMENT_PROVIDER is not `off`), told to owners on a lead. Default false. */
   readonly enrichmentOn?: boolean;
-  readonly extraRoutes?: (api: { readonly app: FastifyInstance; readonly resolveScope: ResolveScope }) => Promise<void>;
+  /** Where projections say what they advanced: open dashboards hear of it (GET /api/events). */
+  readonly notifier: ProjectionNotifier;
+  /** Live updates' timings and per-account stream limit (tests shorten them). */
+  readonly liveUpdates?: Omit<LiveOptions, 'pool' | 'notifier'>;
+  /** The public half of the key that signs the ledger's seals: named in consent receipts, served for verifiers. */
+  readonly sealKey: ReceiptRoutesOptions['sealKey'];
+  /** The installation check's fetches: hosts exempt from the public-address rule (VERIFY_ALLOWED_HOSTS), and in tests the pages tried. */
+  readonly verification?: Omit<VerificationOptions, 'pool'>;
 }
 
 export const sessionCookieName = 'consentry_session';
@@ -152,7 +159,7 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, options) =>
       components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: sessionCookieName } } },
       security: [{ session: [] }],
     },
-    transform: jsonSchemaTransform,
+    transform: withAccessRules(jsonSchemaTransform),
     transformObject: jsonSchemaTransformObject,
   });
   await app.register(fastifySwaggerUi, {
@@ -161,13 +168,16 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, options) =>
     transformStaticCSP: (header) => header.replace("style-src 'self'", `style-src 'self' ${swaggerUiStyleHash}`),
   });
 
+  // After the document's own routes (Swagger UI's pages are public): every route from here names a rule.
+  await app.register(accessControl, { viewers: sessionViewers(pool) });
+
   if (options.seedPlans ?? true) await seedSubscriptionPlans(pool);
 
-  app.get('/healthz', { schema: { tags: ['health'], summary: 'The process is up', response: { 200: healthAnswer } } }, async () => ({ status: 'ok' as const }));
+  app.get('/healthz', { config: { access: 'public' }, schema: { tags: ['health'], summary: 'The process is up', response: { 200: healthAnswer } } }, async () => ({ status: 'ok' as const }));
 
   app.get(
     '/readyz',
-    { schema: { tags: ['health'], summary: 'The database (and every other dependency) answers', response: { 200: readinessAnswer, 503: readinessAnswer } } },
+    { config: { access: 'public' }, schema: { tags: ['health'], summary: 'The database (and every other dependency) answers', response: { 200: readinessAnswer, 503: readinessAnswer } } },
     async (_request, reply) => {
       const checks: Record<string, boolean> = {};
       checks.database = await pool
@@ -208,5 +218,8 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, options) =>
   await app.register(siteContentRoutes, { pool });
   await app.register(adminUserRoutes, { pool, publicUrl: options.publicUrl, ...(options.mailer ? { mailer: options.mailer } : {}) });
   await app.register(adminDeadLetterRoutes, { pool });
-  await options.extraRoutes?.({ app, resolveScope: createScopeResolver(pool) });
+  await app.register(exportRoutes, { pool });
+  await app.register(verificationRoutes, { pool, ...options.verification });
+  await app.register(liveRoutes, { pool, notifier: options.notifier, ...options.liveUpdates });
+  await app.register(receiptRoutes, { pool, publicUrl: options.publicUrl, sealKey: options.sealKey });
 };

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '@consentry/infra';
 import { createTestDatabase, type TestDatabase } from '@consentry/infra/testing';
 import { saveAdmin } from './auth/admins';
 import { createPasswordHasher } from './auth/passwords';
@@ -78,15 +79,22 @@ describe('whatever a caller sends', () => {
 
 describe('when something fails on our side', () => {
   it('answers 500 without the internal message, and logs it', async () => {
-    const broken = await buildTestApi(db.pool, {
-      extraRoutes: async ({ app }) => {
-        app.get('/api/broken', async () => {
-          throw new Error('connection to 10.0.0.5 refused: password authentication failed');
-        });
+    // The api on a database whose read of the public site's content fails with an internal message.
+    const failingPool = new Proxy(db.pool, {
+      get(pool, property) {
+        if (property === 'query') {
+          return (query: { name?: string }, ...rest: unknown[]) =>
+            query?.name === 'get-site-content'
+              ? Promise.reject(new Error('connection to 10.0.0.5 refused: password authentication failed'))
+              : (pool.query as (...args: unknown[]) => unknown)(query, ...rest);
+        }
+        const value: unknown = Reflect.get(pool, property, pool);
+        return typeof value === 'function' ? value.bind(pool) : value;
       },
-    });
+    }) as Db;
+    const broken = await buildTestApi(failingPool);
     try {
-      const response = await broken.app.inject({ method: 'GET', url: '/api/broken' });
+      const response = await broken.app.inject({ method: 'GET', url: '/api/site/content' });
       expect(response.statusCode).toBe(500);
       expect(response.json()).toEqual({ error: { code: 'INTERNAL', message: 'Something went wrong on our side' } });
       expect(response.body).not.toContain('10.0.0.5');

@@ -18,7 +18,7 @@ export class ApiError extends Error {
   }
 }
 
-export const notSignedIn = () => new ApiError(401, 'UNAUTHENTICATED', 'Sign in to continue');
+export const notSignedIn = (message = 'Sign in to continue') => new ApiError(401, 'UNAUTHENTICATED', message);
 export const adminRequired = () => new ApiError(403, 'ADMIN_REQUIRED', 'This needs an admin session');
 
 export const errorAnswer = z

@@ -20,10 +20,5 @@ export { ensureInitialAdmin, saveAdmin, AdminInputError, defaultAdminUsername, t
 export { seedSubscriptionPlans, planCatalogue } from './plans/catalogue';
 export type { SignInLimits } from './auth/routes';
 export type { PasswordHashing } from './auth/passwords';
-export { createScopeResolver } from './auth/scope';
-export { exportRoutes } from './export/routes';
-export { verificationRoutes } from './verification/routes';
-export { liveRoutes } from './live/routes';
 export { webAppPlugin, type WebAppOptions } from './web-app';
-export { receiptRoutes, type ReceiptRoutesOptions } from './receipts/routes';
 export { widgetOneTexts, buildConsentReceipt, sealKeyPath, type ConsentReceipt } from './receipts/receipt';

@@ -8,8 +8,6 @@ import { defaultSiteContent } from '@consentry/events';
 import { createTestDatabase, type TestDatabase } from '@consentry/infra/testing';
 import { saveAdmin } from './auth/admins';
 import { createPasswordHasher } from './auth/passwords';
-import { exportRoutes } from './export/routes';
-import { verificationRoutes } from './verification/routes';
 import { addWebsiteAs, buildTestApi, recordConsents, registerOwner, signInAdmin, testPublicUrl, type Client, type SignedInUser, type TestApi } from './testing/api-app';
 
 let db: TestDatabase;
@@ -23,12 +21,7 @@ let bobSite: { id: string; embedCode: string };
 beforeAll(async () => {
   db = await createTestDatabase('api_isolation', { poolSize: 12 });
   const pool = db.pool;
-  api = await buildTestApi(pool, {
-    extraRoutes: async ({ app, resolveScope }) => {
-      await app.register(exportRoutes, { pool, resolveScope });
-      await app.register(verificationRoutes, { pool, resolveScope, fetch: { timeoutMs: 500 }, pageUrlsFor: () => [] });
-    },
-  });
+  api = await buildTestApi(pool, { verification: { fetch: { timeoutMs: 500 }, pageUrlsFor: () => [] } });
   await saveAdmin(db.pool, 'root', 'admin password 1', createPasswordHasher({ memoryCost: 1024, timeCost: 1 }));
   admin = await signInAdmin(api.app, 'root', 'admin password 1');
   alice = await registerOwner(api.app);

@@ -40,12 +40,8 @@ import {
   createMetricsRegistry,
   createStatusMetrics,
   ensureInitialAdmin,
-  exportRoutes,
-  liveRoutes,
   metricsPlugin,
-  receiptRoutes,
   seedSubscriptionPlans,
-  verificationRoutes,
   webAppPlugin,
 } from '@consentry/api';
 import { createGeoLocator, ingestPlugin } from '@consentry/ingest';
@@ -442,13 +438,10 @@ export async function startSystem(config: Config, options: SystemOptions = {}): 
         // Webhook endpoints obey the installation check's address rules.
         webhookUrls: { allowHosts: config.VERIFY_ALLOWED_HOSTS },
         enrichmentOn: config.ENRICHMENT_PROVIDER !== 'off',
-        // Behind the api's sessions, Origin check and error handler, and in /api/docs.
-        extraRoutes: async ({ app, resolveScope }) => {
-          await app.register(exportRoutes, { pool, resolveScope });
-          await app.register(verificationRoutes, { pool, resolveScope, fetch: { allowHosts: config.VERIFY_ALLOWED_HOSTS } });
-          await app.register(liveRoutes, { notifier, resolveScope });
-          await app.register(receiptRoutes, { pool, resolveScope, publicUrl: config.publicUrl, sealKey: signer });
-        },
+        // The installation check obeys the same address rules as webhooks.
+        verification: { fetch: { allowHosts: config.VERIFY_ALLOWED_HOSTS } },
+        notifier,
+        sealKey: signer,
       });
       await http.register(webAppPlugin, { distDir: webAppDir(), publicUrl: config.publicUrl });
     } else {

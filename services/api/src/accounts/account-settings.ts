@@ -1,7 +1,7 @@
 // What owners change about their own account: their name (UserNameChanged on the user stream,
 // through the user decider) and their password (a credential row: secrets are not history). A new
 // password must be strong (password-strength.ts) and ends the owner's other sessions.
-import { UserNotFoundError, decideUser, userDecider, userEventTypes, userStreamId, type DomainEvent, type UserEvent } from '@consentry/events';
+import { UserNotFoundError, userDecider, userStreamId } from '@consentry/events';
 import { withTransaction, type Db } from '@consentry/infra';
 import { getUser, type User } from '@consentry/projections';
 import { findUserPasswordHash, replaceUserPasswordHash } from '../auth/credentials';
@@ -9,9 +9,7 @@ import type { PasswordHasher } from '../auth/passwords';
 import { assertStrongPassword } from '../auth/password-strength';
 import { endUserSessions } from '../auth/session-store';
 import { ApiError } from '../errors';
-import { appendDecision, loadStream } from '../domain/streams';
-
-const isUserEvent = (event: DomainEvent): event is UserEvent => (userEventTypes as readonly string[]).includes(event.type);
+import { handleApiCommand } from '../domain/commands';
 
 export interface PersonName {
   readonly firstName: string | null;
@@ -20,10 +18,13 @@ export interface PersonName {
 
 /** The owner's new name (the same name again records nothing). */
 export async function renameUser(pool: Db, userId: string, name: PersonName): Promise<User> {
-  const streamId = userStreamId(userId);
-  const { state, version } = await loadStream(pool, streamId, userDecider, isUserEvent);
-  const events = decideUser({ type: 'ChangeUserName', data: { userId, ...name }, metadata: { now: new Date().toISOString() } }, state);
-  await appendDecision(pool, streamId, events, { expectedVersion: version, metadata: { actor: userId } });
+  await handleApiCommand(
+    pool,
+    userStreamId(userId),
+    userDecider,
+    { type: 'ChangeUserName', data: { userId, ...name }, metadata: { now: new Date().toISOString() } },
+    { metadata: { actor: userId } },
+  );
   const user = await getUser(pool, userId);
   if (!user) throw new UserNotFoundError();
   return user;

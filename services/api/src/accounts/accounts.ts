@@ -6,29 +6,23 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import {
   EmailTakenError,
   UserNotFoundError,
-  decideUser,
   userDecider,
-  userEventTypes,
   userStreamId,
-  type DomainEvent,
   type SubscriptionStatus,
   type SubscriptionTier,
-  type UserEvent,
   type UserLimits,
 } from '@consentry/events';
-import { withTransaction, type Db, type DbTransaction, type InlineHandler, type StoredEvent } from '@consentry/infra';
+import { aggregateStream, withTransaction, type Db, type DbTransaction, type InlineHandler, type StoredEvent } from '@consentry/infra';
 import { getSubscriptionPlan, getUser, listWebsites, type User } from '@consentry/projections';
 import { findUserCredentialByEmail } from '../auth/credentials';
 import type { PasswordHasher } from '../auth/passwords';
 import { endUserSessions } from '../auth/session-store';
 import { ApiError } from '../errors';
-import { appendDecision, loadStream } from '../domain/streams';
+import { handleApiCommand } from '../domain/commands';
 import { removeWebsite } from '../websites/websites';
 
 /** The free plan's limits when the plans were never published (they are seeded at start). */
 export const fallbackStartingPlan: UserLimits = { subscriptionTier: 'free', maxWebsites: 1, maxConsentsPerMonth: 10_000 };
-
-const isUserEvent = (event: DomainEvent): event is UserEvent => (userEventTypes as readonly string[]).includes(event.type);
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -114,16 +108,11 @@ async function completeRegistration(
     confirmation?: Buffer;
   },
 ): Promise<User> {
-  const streamId = userStreamId(userId);
-  const { state, version } = await loadStream(pool, streamId, userDecider, isUserEvent);
-  const events = decideUser(
-    {
-      type: 'RegisterUser',
-      data: { userId, email, firstName: registration.firstName, lastName: registration.lastName, startingPlan: await startingPlan(pool) },
-      metadata: { now: new Date().toISOString() },
-    },
-    state,
-  );
+  const register = {
+    type: 'RegisterUser',
+    data: { userId, email, firstName: registration.firstName, lastName: registration.lastName, startingPlan: await startingPlan(pool) },
+    metadata: { now: new Date().toISOString() },
+  } as const;
   const writeCredential = hook('account-credentials', ['UserRegistered'], async (_events, tx) => {
     if (invitation) {
       // The link is used up in the same transaction; a second use (or a race) finds it gone.
@@ -152,7 +141,7 @@ async function completeRegistration(
     }
   });
   try {
-    await appendDecision(pool, streamId, events, { expectedVersion: version, hooks: [writeCredential], metadata: { actor: userId } });
+    await handleApiCommand(pool, userStreamId(userId), userDecider, register, { hooks: [writeCredential], metadata: { actor: userId } });
   } catch (error) {
     if (isEmailTaken(error)) throw new EmailTakenError();
     throw error;
@@ -255,21 +244,19 @@ export async function inviteUser(pool: Db, invitation: Invitation, invitedBy: st
   if (await findUserCredentialByEmail(pool, email)) throw new EmailTakenError();
   const userId = randomUUID();
   const limits = await invitationLimits(pool, invitation);
-  const events = decideUser(
-    {
-      type: 'InviteUser',
-      data: { userId, email, invitedBy, ...limits },
-      metadata: { now: new Date().toISOString() },
-    },
-    userDecider.initialState(),
-  );
   let token = '';
   const reserveEmail = hook('account-credentials', ['UserInvited'], async (_events, tx) => {
     await tx.query({ name: 'create-invited-credential', text: 'INSERT INTO user_credentials (user_id, email) VALUES ($1, $2)', values: [userId, email] });
     token = await issueInvitationToken(tx, userId, invitedBy);
   });
   try {
-    await appendDecision(pool, userStreamId(userId), events, { expectedVersion: 0, hooks: [reserveEmail], metadata: { actor: invitedBy } });
+    await handleApiCommand(
+      pool,
+      userStreamId(userId),
+      userDecider,
+      { type: 'InviteUser', data: { userId, email, invitedBy, ...limits }, metadata: { now: new Date().toISOString() } },
+      { hooks: [reserveEmail], metadata: { actor: invitedBy } },
+    );
   } catch (error) {
     if (isEmailTaken(error)) throw new EmailTakenError();
     throw error;
@@ -287,15 +274,18 @@ export interface SubscriptionChange {
 
 /** An admin's edit of a user; switching an account off ends its sessions in the same transaction. */
 export async function changeUserSubscription(pool: Db, userId: string, change: SubscriptionChange, changedBy: string): Promise<User> {
-  const streamId = userStreamId(userId);
-  const { state, version } = await loadStream(pool, streamId, userDecider, isUserEvent);
-  const events = decideUser({ type: 'ChangeUserSubscription', data: { userId, ...change }, metadata: { now: new Date().toISOString() } }, state);
   const endSessionsWhenSwitchedOff = hook('account-sessions', ['UserActivationChanged'], async (stored, tx) => {
     for (const event of stored) {
       if (event.type === 'UserActivationChanged' && !event.data.isActive) await endUserSessions(tx, event.data.userId);
     }
   });
-  await appendDecision(pool, streamId, events, { expectedVersion: version, hooks: [endSessionsWhenSwitchedOff], metadata: { actor: changedBy } });
+  await handleApiCommand(
+    pool,
+    userStreamId(userId),
+    userDecider,
+    { type: 'ChangeUserSubscription', data: { userId, ...change }, metadata: { now: new Date().toISOString() } },
+    { hooks: [endSessionsWhenSwitchedOff], metadata: { actor: changedBy } },
+  );
   return requireUserRow(pool, userId);
 }
 
@@ -305,19 +295,17 @@ export async function changeUserSubscription(pool: Db, userId: string, change: S
  */
 export async function deleteUser(pool: Db, userId: string, deletedBy: string): Promise<void> {
   const streamId = userStreamId(userId);
-  const before = await loadStream(pool, streamId, userDecider, isUserEvent);
+  const deleteUserCommand = () => ({ type: 'DeleteUser', data: { userId }, metadata: { now: new Date().toISOString() } }) as const;
   // Refuses an unknown or already deleted user before anything is removed.
-  decideUser({ type: 'DeleteUser', data: { userId }, metadata: { now: new Date().toISOString() } }, before.state);
+  userDecider.decide(deleteUserCommand(), (await aggregateStream(pool, streamId, userDecider)).state);
   for (const website of await listWebsites(pool, userId)) {
     await removeWebsite(pool, website.id, { kind: 'admin', username: deletedBy });
   }
-  const { state, version } = await loadStream(pool, streamId, userDecider, isUserEvent);
-  const events = decideUser({ type: 'DeleteUser', data: { userId }, metadata: { now: new Date().toISOString() } }, state);
   const forgetAccount = hook('account-credentials', ['UserDeleted'], async (_events, tx) => {
     await tx.query({ name: 'delete-user-credential', text: 'DELETE FROM user_credentials WHERE user_id = $1', values: [userId] });
     await endUserSessions(tx, userId);
   });
-  await appendDecision(pool, streamId, events, { expectedVersion: version, hooks: [forgetAccount], metadata: { actor: deletedBy } });
+  await handleApiCommand(pool, streamId, userDecider, deleteUserCommand(), { hooks: [forgetAccount], metadata: { actor: deletedBy } });
 }
 
 /** How long a registration's confirmation link stays valid. */

@@ -5,7 +5,6 @@ import type { Db } from '@consentry/infra';
 import { allProjections, listDeadLetters, retryDeadLetters, type DeadLetter } from '@consentry/projections';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireAdmin } from '../auth/viewer';
 import { errorsFor } from '../schemas';
 
 const deadLetterAnswer = z
@@ -51,6 +50,7 @@ export const adminDeadLetterRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async 
   app.get(
     '/api/admin/dead-letters',
     {
+      config: { access: 'admin' },
       schema: {
         tags: ['admin'],
         summary: 'Events a projection could not apply and set aside, oldest first',
@@ -59,7 +59,6 @@ export const adminDeadLetterRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async 
       },
     },
     async (request, reply) => {
-      await requireAdmin(pool, request);
       reply.header('cache-control', 'no-store');
       const { projection, includeResolved } = request.query;
       return (await listDeadLetters(pool, { ...(projection ? { projection } : {}), includeResolved, limit: 1000 })).map(toAnswer);
@@ -70,6 +69,7 @@ export const adminDeadLetterRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async 
     '/api/admin/dead-letters/retry',
     {
       bodyLimit: 1024,
+      config: { access: 'admin' },
       schema: {
         tags: ['admin'],
         summary: 'Apply every open dead letter again (of one projection, or all); resolves those that now apply',
@@ -78,7 +78,6 @@ export const adminDeadLetterRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async 
       },
     },
     async (request) => {
-      await requireAdmin(pool, request);
       const { projection } = request.body;
       const outcomes = await retryDeadLetters(pool, allProjections, projection ? { projection } : {});
       return {

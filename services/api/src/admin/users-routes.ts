@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { changeUserSubscription, deleteUser, invitationLifetimeDays, inviteUser, renewInvitation } from '../accounts/accounts';
 import { invitationEmail } from '../mail/invitation-email';
 import type { Mailer } from '@consentry/infra';
-import { requireAdmin } from '../auth/viewer';
+import { signedInAdmin } from '../access';
 import { errorsFor, noContent, uuidParam } from '../schemas';
 
 const managedUserAnswer = z
@@ -110,17 +110,15 @@ export const adminUserRoutes: FastifyPluginAsyncZod<AdminUserRoutesOptions> = as
 
   app.get(
     '/api/admin/users',
-    { schema: { tags: ['admin'], summary: 'Every user, newest first', response: { 200: z.array(managedUserAnswer), ...errorsFor(401, 403) } } },
-    async (request) => {
-      await requireAdmin(pool, request);
-      return (await listManagedUsers(pool)).map(toManagedUserAnswer);
-    },
+    { config: { access: 'admin' }, schema: { tags: ['admin'], summary: 'Every user, newest first', response: { 200: z.array(managedUserAnswer), ...errorsFor(401, 403) } } },
+    async () => (await listManagedUsers(pool)).map(toManagedUserAnswer),
   );
 
   app.put(
     '/api/admin/users/:userId',
     {
       bodyLimit: 16 * 1024,
+      config: { access: 'admin' },
       schema: {
         tags: ['admin'],
         summary: "Change a user's tier, status, limits and active flag (switching off signs them out)",
@@ -130,7 +128,7 @@ export const adminUserRoutes: FastifyPluginAsyncZod<AdminUserRoutesOptions> = as
       },
     },
     async (request) => {
-      const admin = await requireAdmin(pool, request);
+      const admin = signedInAdmin(request);
       await changeUserSubscription(pool, request.params.userId, request.body, admin);
       return answerFor(request.params.userId);
     },
@@ -139,6 +137,7 @@ export const adminUserRoutes: FastifyPluginAsyncZod<AdminUserRoutesOptions> = as
   app.delete(
     '/api/admin/users/:userId',
     {
+      config: { access: 'admin' },
       schema: {
         tags: ['admin'],
         summary: 'Delete a user: their websites are removed and they can no longer sign in',
@@ -147,7 +146,7 @@ export const adminUserRoutes: FastifyPluginAsyncZod<AdminUserRoutesOptions> = as
       },
     },
     async (request, reply) => {
-      const admin = await requireAdmin(pool, request);
+      const admin = signedInAdmin(request);
       await deleteUser(pool, request.params.userId, admin);
       return reply.code(204).send(null);
     },
@@ -157,6 +156,7 @@ export const adminUserRoutes: FastifyPluginAsyncZod<AdminUserRoutesOptions> = as
     '/api/admin/users/invite',
     {
       bodyLimit: 16 * 1024,
+      config: { access: 'admin' },
       schema: {
         tags: ['admin'],
         summary: 'Invite a user: they complete sign-up through the single-use link (emailed when SMTP is set up) and keep these limits',
@@ -165,7 +165,7 @@ export const adminUserRoutes: FastifyPluginAsyncZod<AdminUserRoutesOptions> = as
       },
     },
     async (request, reply) => {
-      const admin = await requireAdmin(pool, request);
+      const admin = signedInAdmin(request);
       const { user, token } = await inviteUser(pool, request.body, admin);
       return reply.code(201).send(await invitationAnswerFor(user.id, token, request.log));
     },
@@ -174,6 +174,7 @@ export const adminUserRoutes: FastifyPluginAsyncZod<AdminUserRoutesOptions> = as
   app.post(
     '/api/admin/users/:userId/invitation',
     {
+      config: { access: 'admin' },
       schema: {
         tags: ['admin'],
         summary: 'A new invitation link for someone who has not accepted yet (the old link stops working)',
@@ -182,7 +183,7 @@ export const adminUserRoutes: FastifyPluginAsyncZod<AdminUserRoutesOptions> = as
       },
     },
     async (request) => {
-      const admin = await requireAdmin(pool, request);
+      const admin = signedInAdmin(request);
       const token = await renewInvitation(pool, request.params.userId, admin);
       return invitationAnswerFor(request.params.userId, token, request.log);
     },

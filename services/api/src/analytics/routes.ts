@@ -7,8 +7,7 @@ import { getAllRecommendationReports, getRecommendationReport, getSiteAnalytics 
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { websitesInScope } from '../auth/scope';
-import { requireViewer } from '../auth/viewer';
+import { signedInViewer, visibleWebsites } from '../access';
 import { ApiError } from '../errors';
 import { errorsFor, uuidParam } from '../schemas';
 
@@ -86,8 +85,7 @@ const websiteNotFound = () => new ApiError(404, 'WEBSITE_NOT_FOUND', 'Website no
 
 export const analyticsRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async (app, { pool }) => {
   async function websiteInScope(request: FastifyRequest, websiteId: string) {
-    const viewer = await requireViewer(pool, request);
-    const website = (await websitesInScope(pool, viewer)).find((candidate) => candidate.id === websiteId);
+    const website = (await visibleWebsites(pool, signedInViewer(request))).find((candidate) => candidate.id === websiteId);
     if (!website) throw websiteNotFound();
     return website;
   }
@@ -95,6 +93,7 @@ export const analyticsRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async (app, 
   app.get(
     '/api/analytics/website/:websiteId',
     {
+      config: { access: 'signedIn' },
       schema: {
         tags: ['analytics'],
         summary: 'Site analytics of one website over a date range (default: the last 30 days)',
@@ -112,6 +111,7 @@ export const analyticsRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async (app, 
   app.get(
     '/api/analytics',
     {
+      config: { access: 'signedIn' },
       schema: {
         tags: ['analytics'],
         summary: 'Site analytics of one website for the last `period` days',
@@ -130,6 +130,7 @@ export const analyticsRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async (app, 
   app.get(
     '/api/recommendations/website/:websiteId',
     {
+      config: { access: 'signedIn' },
       schema: {
         tags: ['recommendations'],
         summary: 'Recommendation report of one website over the last 7, 30 or 90 days',
@@ -149,6 +150,7 @@ export const analyticsRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async (app, 
   app.get(
     '/api/recommendations/all',
     {
+      config: { access: 'signedIn' },
       schema: {
         tags: ['recommendations'],
         summary: 'A recommendation report per website of the viewer (last 30 days)',
@@ -156,8 +158,7 @@ export const analyticsRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async (app, 
       },
     },
     async (request) => {
-      const viewer = await requireViewer(pool, request);
-      const websites = await websitesInScope(pool, viewer);
+      const websites = await visibleWebsites(pool, signedInViewer(request));
       return getAllRecommendationReports(pool, { websiteIds: websites.map((website) => website.id), now: new Date() });
     },
   );

@@ -5,12 +5,12 @@
 import type { Db } from '@consentry/infra';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { forgetViewer, signedInOwner } from '../access';
 import { changeUserPassword, renameUser } from '../accounts/account-settings';
 import { ApiError } from '../errors';
 import { errorsFor, toUserAnswer, userAnswer } from '../schemas';
 import { newPassword, offeredPassword, type PasswordHasher } from './passwords';
 import { personName } from './person-name';
-import { forgetViewer, requireUser } from './viewer';
 
 export interface AccountRoutesOptions {
   readonly pool: Db;
@@ -28,6 +28,7 @@ export const accountRoutes: FastifyPluginAsyncZod<AccountRoutesOptions> = async 
     '/api/auth/user',
     {
       bodyLimit: 4 * 1024,
+      config: { access: 'owner' },
       schema: {
         tags: ['auth'],
         summary: "Change the signed-in owner's name",
@@ -37,7 +38,7 @@ export const accountRoutes: FastifyPluginAsyncZod<AccountRoutesOptions> = async 
       },
     },
     async (request) => {
-      const user = await requireUser(pool, request);
+      const user = signedInOwner(request);
       const renamed = await renameUser(pool, user.id, request.body);
       forgetViewer(request);
       return toUserAnswer(renamed);
@@ -48,6 +49,7 @@ export const accountRoutes: FastifyPluginAsyncZod<AccountRoutesOptions> = async 
     '/api/auth/password',
     {
       bodyLimit: 16 * 1024,
+      config: { access: 'owner' },
       schema: {
         tags: ['auth'],
         summary: "Replace the signed-in owner's password",
@@ -57,7 +59,7 @@ export const accountRoutes: FastifyPluginAsyncZod<AccountRoutesOptions> = async 
       },
     },
     async (request, reply) => {
-      const user = await requireUser(pool, request);
+      const user = signedInOwner(request);
       const limit = await perOwner(request);
       if (!limit.isAllowed && limit.isExceeded) {
         throw new ApiError(429, 'RATE_LIMITED', `Too many attempts; try again in ${Math.max(1, Math.ceil(limit.ttlInSeconds / 60))} minutes`);

@@ -1,17 +1,17 @@
 // POST /api/admin/password: a signed-in admin replaces their password. The first admin's generated
 // password (shown once on the terminal at the first start) can only be used for this: until it is
-// replaced, the session holds no admin power (viewer.ts: pendingAdminUsername). The current password
+// replaced, the session holds no admin power (access/viewer.ts: pendingAdminUsername). The current password
 // is asked again, so a session left open cannot be turned into a takeover; the admin's other
 // sessions end and this one gets a new id.
 import type { Db } from '@consentry/infra';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { forgetViewer, signedInViewer } from '../access';
 import { ApiError, notSignedIn } from '../errors';
 import { errorsFor } from '../schemas';
 import { findAdminPasswordHash } from './credentials';
 import { assertStrongPassword } from './password-strength';
 import { newPassword, offeredPassword, type PasswordHasher } from './passwords';
-import { forgetViewer, getViewer } from './viewer';
 
 export interface AdminPasswordRoutesOptions {
   readonly pool: Db;
@@ -28,6 +28,7 @@ export const adminPasswordRoutes: FastifyPluginAsyncZod<AdminPasswordRoutesOptio
     '/api/admin/password',
     {
       bodyLimit: 16 * 1024,
+      config: { access: 'adminSession' },
       schema: {
         tags: ['admin auth'],
         summary: "Replace the signed-in admin's password",
@@ -37,9 +38,9 @@ export const adminPasswordRoutes: FastifyPluginAsyncZod<AdminPasswordRoutesOptio
       },
     },
     async (request, reply) => {
-      const viewer = await getViewer(pool, request);
-      const username = viewer.adminUsername ?? viewer.pendingAdminUsername ?? null;
-      if (!username) throw notSignedIn();
+      const viewer = signedInViewer(request);
+      // The adminSession rule let in an admin, or one who must still replace a generated password.
+      const username = (viewer.adminUsername ?? viewer.pendingAdminUsername)!;
       const limit = await perAdmin(request);
       if (!limit.isAllowed && limit.isExceeded) {
         throw new ApiError(429, 'RATE_LIMITED', `Too many attempts; try again in ${Math.ceil(limit.ttlInSeconds / 60)} minutes`);

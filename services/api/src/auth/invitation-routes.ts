@@ -5,12 +5,12 @@
 import type { Db } from '@consentry/infra';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { forgetViewer } from '../access';
 import { acceptInvitation, findInvitation, InvitationInvalidError } from '../accounts/accounts';
 import { errorsFor, toUserAnswer, userAnswer } from '../schemas';
 import { assertStrongPassword } from './password-strength';
 import { newPassword, type PasswordHasher } from './passwords';
 import { personName } from './person-name';
-import { forgetViewer } from './viewer';
 
 /** 32 random bytes, base64url: 43 characters. */
 const invitationToken = z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'must be the token from an invitation link');
@@ -21,6 +21,7 @@ export const invitationRoutes: FastifyPluginAsyncZod<{ pool: Db; hasher: Passwor
     '/api/auth/invitation',
     {
       bodyLimit: 1024,
+      config: { access: 'public' },
       schema: {
         tags: ['auth'],
         summary: 'The invitation an invitation link stands for, while it can be accepted',
@@ -39,6 +40,7 @@ export const invitationRoutes: FastifyPluginAsyncZod<{ pool: Db; hasher: Passwor
     '/api/auth/invitation/accept',
     {
       bodyLimit: 16 * 1024,
+      config: { access: 'public' },
       schema: {
         tags: ['auth'],
         summary: 'Accept an invitation: choose a password, finish sign-up and sign in (the link works once)',

@@ -13,8 +13,9 @@ import { getInstallationBranding } from '@consentry/projections';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { forgetViewer, signedInOwner, signedInViewer } from '../access';
 import { authenticateUser, confirmRegistration, registerUser, requestRegistration, type AccountsDeps } from '../accounts/accounts';
-import { describeError, errorBody, notSignedIn } from '../errors';
+import { describeError, errorBody } from '../errors';
 import { alreadyRegisteredEmail, confirmRegistrationEmail } from '../mail/account-emails';
 import type { Mailer } from '@consentry/infra';
 import { errorsFor, toUserAnswer, userAnswer } from '../schemas';
@@ -23,7 +24,6 @@ import { assertStrongPassword } from './password-strength';
 import { newPassword, offeredPassword, type PasswordHasher } from './passwords';
 import { personName } from './person-name';
 import { createSignInThrottle, defaultSignInThrottle, tallySecretFrom, type SignInThrottleOptions } from './sign-in-throttle';
-import { forgetViewer, getViewer } from './viewer';
 
 export interface RateLimitRule {
   readonly max: number;
@@ -150,7 +150,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
 
   app.get(
     '/api/login',
-    { schema: { tags: ['auth'], summary: 'Go to the sign-in page of the web app', response: { 302: z.null().meta({ description: 'Redirect to /login' }) } } },
+    { config: { access: 'public' }, schema: { tags: ['auth'], summary: 'Go to the sign-in page of the web app', response: { 302: z.null().meta({ description: 'Redirect to /login' }) } } },
     async (_request, reply) => reply.redirect('/login', 302),
   );
 
@@ -159,6 +159,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
   app.get(
     '/api/logout',
     {
+      config: { access: 'public' },
       schema: {
         tags: ['auth'],
         summary: 'A page asking the owner to confirm signing out (the sign-out itself is POST /api/logout)',
@@ -175,6 +176,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
       '/api/logout',
       {
         bodyLimit: 1024,
+        config: { access: 'public' },
         schema: {
           tags: ['auth'],
           summary: 'Sign the owner out (an admin sign-in in the same browser stays)',
@@ -194,6 +196,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     '/api/auth/register',
     {
       bodyLimit: 16 * 1024,
+      config: { access: 'public' },
       schema: {
         tags: ['auth'],
         summary: 'Create an owner account and sign in; with email set up, send a confirmation link instead',
@@ -240,6 +243,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     '/api/auth/confirm-email',
     {
       bodyLimit: 1024,
+      config: { access: 'public' },
       schema: {
         tags: ['auth'],
         summary: 'Confirm a registration through the emailed link: creates the account and signs in (the link works once)',
@@ -261,6 +265,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
     '/api/auth/login',
     {
       bodyLimit: 16 * 1024,
+      config: { access: 'public' },
       schema: { tags: ['auth'], summary: 'Sign an owner in', body: loginBody, response: { 200: userAuthAnswer, ...errorsFor(400, 401, 403, 413, 415, 429) } },
     },
     async (request, reply) => {
@@ -293,18 +298,15 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
 
   app.get(
     '/api/auth/user',
-    { schema: { tags: ['auth'], summary: 'The signed-in owner', response: { 200: userAnswer, ...errorsFor(401) } } },
-    async (request) => {
-      const { user } = await getViewer(pool, request);
-      if (!user) throw notSignedIn();
-      return toUserAnswer(user);
-    },
+    { config: { access: 'ownerSession' }, schema: { tags: ['auth'], summary: 'The signed-in owner', response: { 200: userAnswer, ...errorsFor(401) } } },
+    async (request) => toUserAnswer(signedInOwner(request)),
   );
 
   app.post(
     '/api/admin/login',
     {
       bodyLimit: 16 * 1024,
+      config: { access: 'public' },
       schema: {
         tags: ['admin auth'],
         summary: 'Sign an admin in',
@@ -368,7 +370,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
 
   app.post(
     '/api/admin/logout',
-    { schema: { tags: ['admin auth'], summary: 'Sign the admin out (an owner sign-in in the same browser stays)', response: { 200: successAnswer } } },
+    { config: { access: 'public' }, schema: { tags: ['admin auth'], summary: 'Sign the admin out (an owner sign-in in the same browser stays)', response: { 200: successAnswer } } },
     async (request, reply) => {
       await signOut(request, reply, 'adminUsername');
       return reply.send({ success: true });
@@ -377,12 +379,12 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
 
   app.get(
     '/api/admin/me',
-    { schema: { tags: ['admin auth'], summary: 'The signed-in admin', response: { 200: adminAnswer, ...errorsFor(401) } } },
+    { config: { access: 'adminSession' }, schema: { tags: ['admin auth'], summary: 'The signed-in admin', response: { 200: adminAnswer, ...errorsFor(401) } } },
     async (request) => {
-      const { adminUsername, pendingAdminUsername } = await getViewer(pool, request);
+      const { adminUsername, pendingAdminUsername } = signedInViewer(request);
       if (adminUsername) return { username: adminUsername, mustChangePassword: false };
-      if (pendingAdminUsername) return { username: pendingAdminUsername, mustChangePassword: true };
-      throw notSignedIn();
+      // The adminSession rule let in an admin, or one who must still replace a generated password.
+      return { username: pendingAdminUsername!, mustChangePassword: true };
     },
   );
 };

@@ -18,6 +18,7 @@ export const bannerTextRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/banner-texts/:language',
     {
+      config: { access: 'public' },
       schema: {
         tags: ['websites'],
         summary: "Our banner texts in one of the banner's 25 languages (the defaults of an owner's own wording)",

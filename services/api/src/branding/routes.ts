@@ -1,12 +1,13 @@
 // Branding: the installation's (admins edit it; the public site shows it) and each owner's own (shown
 // on their websites' banners). Saving appends a BrandingChanged; the inline projection makes it
 // readable at once. Logos are checked as real images of at most 2 MB.
-import { BrandingSettings, brandingStreamId, defaultBranding, hexColor, maxLogoBytes } from '@consentry/events';
-import { appendToStream, type Db } from '@consentry/infra';
-import { findBranding, getInstallationBranding, inlineProjections } from '@consentry/projections';
+import { BrandingSettings, brandingDecider, brandingStreamId, defaultBranding, hexColor, maxLogoBytes } from '@consentry/events';
+import type { Db } from '@consentry/infra';
+import { findBranding, getInstallationBranding } from '@consentry/projections';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireAdmin, requireUser } from '../auth/viewer';
+import { signedInAdmin, signedInOwner } from '../access';
+import { handleApiCommand } from '../domain/commands';
 import { errorsFor } from '../schemas';
 import { imageUpload } from './image-check';
 
@@ -24,35 +25,34 @@ const brandingBody = z.object({
 const brandingBodyLimit = 3 * 1024 * 1024;
 
 async function saveBranding(pool: Db, ownerId: string | null, settings: BrandingSettings, changedBy: string): Promise<void> {
-  await appendToStream(
+  await handleApiCommand(
     pool,
     brandingStreamId(ownerId),
-    [{ type: 'BrandingChanged', data: { ...settings, ownerId, changedBy, changedAt: new Date().toISOString() }, metadata: { actor: changedBy } }],
-    // A save replaces the whole branding: the last save wins, so no version is expected.
-    { expectedVersion: 'any', inlineProjections },
+    brandingDecider,
+    { type: 'ChangeBranding', data: { ownerId, settings, changedBy }, metadata: { now: new Date().toISOString() } },
+    // A save replaces the whole branding: the last save wins, also over one saved meanwhile.
+    { metadata: { actor: changedBy }, retriesOnConflict: 3 },
   );
 }
 
 export const brandingRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async (app, { pool }) => {
   app.get(
     '/api/site/branding',
-    { schema: { tags: ['public site'], summary: "The installation's branding (public)", response: { 200: brandingAnswer } } },
+    { config: { access: 'public' }, schema: { tags: ['public site'], summary: "The installation's branding (public)", response: { 200: brandingAnswer } } },
     async () => getInstallationBranding(pool),
   );
 
   app.get(
     '/api/admin/branding',
-    { schema: { tags: ['admin'], summary: "The installation's branding", response: { 200: brandingAnswer, ...errorsFor(401, 403) } } },
-    async (request) => {
-      await requireAdmin(pool, request);
-      return getInstallationBranding(pool);
-    },
+    { config: { access: 'admin' }, schema: { tags: ['admin'], summary: "The installation's branding", response: { 200: brandingAnswer, ...errorsFor(401, 403) } } },
+    async () => getInstallationBranding(pool),
   );
 
   app.put(
     '/api/admin/branding',
     {
       bodyLimit: brandingBodyLimit,
+      config: { access: 'admin' },
       schema: {
         tags: ['admin'],
         summary: "Save the installation's branding",
@@ -62,7 +62,7 @@ export const brandingRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async (app, {
       },
     },
     async (request) => {
-      const admin = await requireAdmin(pool, request);
+      const admin = signedInAdmin(request);
       await saveBranding(pool, null, request.body, admin);
       return getInstallationBranding(pool);
     },
@@ -70,17 +70,15 @@ export const brandingRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async (app, {
 
   app.get(
     '/api/branding',
-    { schema: { tags: ['branding'], summary: "The owner's own banner branding", response: { 200: brandingAnswer, ...errorsFor(401, 403) } } },
-    async (request) => {
-      const user = await requireUser(pool, request);
-      return (await findBranding(pool, user.id)) ?? defaultBranding;
-    },
+    { config: { access: 'owner' }, schema: { tags: ['branding'], summary: "The owner's own banner branding", response: { 200: brandingAnswer, ...errorsFor(401, 403) } } },
+    async (request) => (await findBranding(pool, signedInOwner(request).id)) ?? defaultBranding,
   );
 
   app.put(
     '/api/branding',
     {
       bodyLimit: brandingBodyLimit,
+      config: { access: 'owner' },
       schema: {
         tags: ['branding'],
         summary: "Save the owner's own banner branding",
@@ -89,7 +87,7 @@ export const brandingRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async (app, {
       },
     },
     async (request) => {
-      const user = await requireUser(pool, request);
+      const user = signedInOwner(request);
       await saveBranding(pool, user.id, request.body, user.id);
       return (await findBranding(pool, user.id)) ?? defaultBranding;
     },

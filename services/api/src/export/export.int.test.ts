@@ -9,7 +9,9 @@ import { createGroupCommitAppender } from '@consentry/infra';
 import { consentAppendRequest, createTestDatabase, waitForLogVisible, type TestDatabase } from '@consentry/infra/testing';
 import { addTestWebsite, type TestWebsite } from '@consentry/projections/testing';
 import { consentRecordsProjection, replayProjection } from '@consentry/projections';
-import { headerScope } from '../scope/test-scope';
+import { accessControl } from '../access';
+import { headerViewers } from '../access/testing';
+import { apiErrorHandler } from '../errors';
 import { exportColumns, exportRoutes } from './routes';
 
 let db: TestDatabase;
@@ -34,7 +36,10 @@ beforeAll(async () => {
   app = Fastify();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  await app.register(exportRoutes, { pool: db.pool, resolveScope: headerScope(db.pool), batchSize: 7 });
+  // Behind the access check and the error handler, as in the api.
+  app.setErrorHandler(apiErrorHandler);
+  await app.register(accessControl, { viewers: headerViewers() });
+  await app.register(exportRoutes, { pool: db.pool, batchSize: 7 });
   await app.ready();
 });
 afterAll(async () => {

@@ -5,18 +5,19 @@
 // Exports).
 import { randomUUID } from 'node:crypto';
 import { PassThrough } from 'node:stream';
-import { appendToStream, type Db } from '@consentry/infra';
-import { exportsProjection, listRecentExports, listWebsites, type Website } from '@consentry/projections';
+import { exportDecider, exportStreamId } from '@consentry/events';
+import type { Db } from '@consentry/infra';
+import { listRecentExports, type Website } from '@consentry/projections';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import Cursor from 'pg-cursor';
 import { z } from 'zod';
-import { canSeeWebsite, type OwnerScope, type ResolveScope } from '../scope/scope';
+import { signedInViewer, visibleWebsites, type Viewer } from '../access';
+import { handleApiCommand } from '../domain/commands';
 import { uuidParam } from '../schemas';
 import { csvLine } from './csv';
 
 export interface ExportOptions {
   readonly pool: Db;
-  readonly resolveScope: ResolveScope;
   /** Rows fetched from the cursor at a time. */
   readonly batchSize?: number;
 }
@@ -70,19 +71,20 @@ interface ExportRow {
 const csvValue = (value: string | readonly string[] | null): string | null => (Array.isArray(value) ? value.join(' ') : (value as string | null));
 
 /** Who an export is recorded as: a session with admin rights acts as the admin, else as the owner. */
-function exporterOf(scope: OwnerScope): string {
-  const exporter = scope.isAdmin ? scope.adminUsername : scope.userId;
-  // A scope names its principal; one that did not would be a bug in the resolver, not a request to serve unaudited.
-  if (exporter === null) throw new Error('An export scope names neither an owner nor an admin');
+function exporterOf(viewer: Viewer): string {
+  const exporter = viewer.adminUsername ?? viewer.user?.id ?? null;
+  // The access rule let in an owner or an admin; a viewer who is neither would be a bug, not a request to serve unaudited.
+  if (exporter === null) throw new Error('An export viewer is neither an owner nor an admin');
   return exporter;
 }
 
 const errorAnswer = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
 
-export const exportRoutes: FastifyPluginAsyncZod<ExportOptions> = async (app, { pool, resolveScope, batchSize = 4000 }) => {
+export const exportRoutes: FastifyPluginAsyncZod<ExportOptions> = async (app, { pool, batchSize = 4000 }) => {
   app.get(
     '/api/export/consents',
     {
+      config: { access: 'signedIn', signInPrompt: 'Sign in to export data' },
       schema: {
         querystring: z.strictObject({ format: z.enum(['csv', 'json']).default('csv'), websiteId: uuidParam.optional() }),
         // A stream is sent as is (fastify does not serialise it); the schema documents the download.
@@ -90,18 +92,16 @@ export const exportRoutes: FastifyPluginAsyncZod<ExportOptions> = async (app, { 
       },
     },
     async (request, reply) => {
-      const scope = await resolveScope(request);
-      if (!scope) return reply.code(401).send({ error: { code: 'UNAUTHENTICATED', message: 'Sign in to export data' } });
-      const exportedBy = exporterOf(scope);
+      const viewer = signedInViewer(request);
+      const exportedBy = exporterOf(viewer);
+      const userId = viewer.user?.id ?? null;
       const { format, websiteId } = request.query;
-      if (websiteId !== undefined && !canSeeWebsite(scope, websiteId)) {
-        return reply.code(404).send({ error: { code: 'WEBSITE_NOT_FOUND', message: 'Website not found' } });
-      }
-      const websites = new Map<string, Website>((await listWebsites(pool, scope.isAdmin ? null : scope.userId)).map((website) => [website.id, website]));
+      // Every website for an admin, the owner's own otherwise: any other website is a 404.
+      const websites = new Map<string, Website>((await visibleWebsites(pool, viewer)).map((website) => [website.id, website]));
       if (websiteId !== undefined && !websites.has(websiteId)) {
         return reply.code(404).send({ error: { code: 'WEBSITE_NOT_FOUND', message: 'Website not found' } });
       }
-      const websiteIds = websiteId !== undefined ? [websiteId] : scope.websiteIds === null ? null : [...websites.keys()];
+      const websiteIds = websiteId !== undefined ? [websiteId] : viewer.adminUsername ? null : [...websites.keys()];
       const label = websiteId !== undefined ? websites.get(websiteId)!.domain.replace(/[^a-z0-9.-]/g, '-') : 'all-websites';
       const fileName = `consentry-consents-${label}-${new Date().toISOString().slice(0, 10)}.${format}`;
 
@@ -126,17 +126,17 @@ export const exportRoutes: FastifyPluginAsyncZod<ExportOptions> = async (app, { 
         client.release();
         // Recorded whether or not the download completed, and whoever exported: personal data left
         // the ledger either way, and an admin's export (any owner's data) needs the record the most.
-        await appendToStream(
+        await handleApiCommand(
           pool,
-          scope.userId !== null ? `exports-${scope.userId}` : `exports-admin-${exportedBy}`,
-          [
-            {
-              type: 'ConsentsExported',
-              data: { exportId: randomUUID(), userId: scope.userId, exportedBy, websiteId: websiteId ?? null, format, rowCount, exportedAt: new Date().toISOString() },
-              metadata: { actor: exportedBy },
-            },
-          ],
-          { inlineProjections: [exportsProjection] },
+          exportStreamId(userId, exportedBy),
+          exportDecider,
+          {
+            type: 'RecordExport',
+            data: { exportId: randomUUID(), userId, exportedBy, websiteId: websiteId ?? null, format, rowCount },
+            metadata: { now: new Date().toISOString() },
+          },
+          // Two exports of one owner ending together are both recorded.
+          { metadata: { actor: exportedBy }, retriesOnConflict: 3 },
         ).catch((error: unknown) => request.log.error({ err: error }, 'recording an export failed'));
       };
       const pump = async () => {
@@ -202,6 +202,7 @@ export const exportRoutes: FastifyPluginAsyncZod<ExportOptions> = async (app, { 
   app.get(
     '/api/exports',
     {
+      config: { access: 'signedIn', signInPrompt: 'Sign in to see your exports' },
       schema: {
         response: {
           200: z.array(z.object({ id: z.string(), websiteId: z.string().nullable(), format: z.enum(['csv', 'json']), rowCount: z.number(), exportedAt: z.string() })),
@@ -209,10 +210,9 @@ export const exportRoutes: FastifyPluginAsyncZod<ExportOptions> = async (app, { 
         },
       },
     },
-    async (request, reply) => {
-      const scope = await resolveScope(request);
-      if (!scope) return reply.code(401).send({ error: { code: 'UNAUTHENTICATED', message: 'Sign in to see your exports' } });
-      return scope.userId === null ? [] : listRecentExports(pool, scope.userId);
+    async (request) => {
+      const { user } = signedInViewer(request);
+      return user === null ? [] : listRecentExports(pool, user.id);
     },
   );
 };

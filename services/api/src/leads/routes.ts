@@ -10,8 +10,7 @@ import type { Db } from '@consentry/infra';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { websitesInScope } from '../auth/scope';
-import { requireViewer } from '../auth/viewer';
+import { signedInViewer, visibleWebsites } from '../access';
 import { ApiError } from '../errors';
 import { csvLine } from '../export/csv';
 import { errorsFor, uuidParam } from '../schemas';
@@ -329,8 +328,7 @@ export interface LeadRoutesOptions {
 export const leadRoutes: FastifyPluginAsyncZod<LeadRoutesOptions> = async (app, { pool, enrichmentOn = false }) => {
   /** The viewer's websites, and those a request names (one of them, or all); 404 for any other. */
   async function websitesOf(request: FastifyRequest, websiteId: string | undefined): Promise<{ websites: Map<string, Website>; ids: string[]; named?: Website }> {
-    const viewer = await requireViewer(pool, request);
-    const websites = new Map((await websitesInScope(pool, viewer)).map((website) => [website.id, website]));
+    const websites = new Map((await visibleWebsites(pool, signedInViewer(request))).map((website) => [website.id, website]));
     if (websiteId === undefined) return { websites, ids: [...websites.keys()] };
     const named = websites.get(websiteId);
     if (!named) throw new WebsiteNotFoundError();
@@ -340,6 +338,7 @@ export const leadRoutes: FastifyPluginAsyncZod<LeadRoutesOptions> = async (app, 
   app.get(
     '/api/leads',
     {
+      config: { access: 'signedIn' },
       schema: {
         tags: ['leads'],
         summary: 'Identified visitors (leads) of the viewer’s websites: search, filters, sort, keyset pagination',
@@ -378,6 +377,7 @@ export const leadRoutes: FastifyPluginAsyncZod<LeadRoutesOptions> = async (app, 
   app.get(
     '/api/leads/summary',
     {
+      config: { access: 'signedIn' },
       schema: {
         tags: ['leads'],
         summary: 'Identified visitors and the identification rate (the dashboard card), and this month’s resolutions',
@@ -411,6 +411,7 @@ export const leadRoutes: FastifyPluginAsyncZod<LeadRoutesOptions> = async (app, 
   app.get(
     '/api/leads/export.csv',
     {
+      config: { access: 'signedIn' },
       schema: {
         tags: ['leads'],
         summary: 'The leads whose identification still stands, as a CSV file',
@@ -470,6 +471,7 @@ export const leadRoutes: FastifyPluginAsyncZod<LeadRoutesOptions> = async (app, 
   app.get(
     '/api/leads/audience.csv',
     {
+      config: { access: 'signedIn' },
       schema: {
         tags: ['leads'],
         summary: 'An audience file: the SHA-256 hashed emails of leads whose identification still stands, in the platform’s upload format',
@@ -502,6 +504,7 @@ export const leadRoutes: FastifyPluginAsyncZod<LeadRoutesOptions> = async (app, 
   app.get(
     '/api/leads/:websiteId/:visitorId',
     {
+      config: { access: 'signedIn' },
       schema: {
         tags: ['leads'],
         summary: 'A lead: identity, company, enrichment, consent (with the link to its proof), and its timeline, newest first (at most 500 entries)',

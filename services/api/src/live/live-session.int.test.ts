@@ -5,7 +5,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryNotifier, type ProjectionNotifier } from '@consentry/infra';
 import { createTestDatabase, type TestDatabase } from '@consentry/infra/testing';
 import { addWebsiteAs, buildTestApi, registerOwner, type TestApi } from '../testing/api-app';
-import { liveRoutes } from './routes';
 
 let db: TestDatabase;
 let api: TestApi;
@@ -15,11 +14,7 @@ let baseUrl: string;
 beforeAll(async () => {
   db = await createTestDatabase('live_session');
   notifier = createMemoryNotifier();
-  api = await buildTestApi(db.pool, {
-    extraRoutes: async ({ app, resolveScope }) => {
-      await app.register(liveRoutes, { notifier, resolveScope, coalesceMs: 20, recheckMs: 0, heartbeatMs: 60_000 });
-    },
-  });
+  api = await buildTestApi(db.pool, { notifier, liveUpdates: { coalesceMs: 20, recheckMs: 0, heartbeatMs: 60_000 } });
   await api.app.listen({ port: 0, host: '127.0.0.1' });
   baseUrl = `http://127.0.0.1:${(api.app.server.address() as AddressInfo).port}`;
 });

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryNotifier, type ProjectionNotifier } from '@consentry/infra';
 import { createTestDatabase, type TestDatabase } from '@consentry/infra/testing';
 import { addTestWebsite, type TestWebsite } from '@consentry/projections/testing';
-import { headerScope } from '../scope/test-scope';
+import { accessControl } from '../access';
+import { headerViewers } from '../access/testing';
 import { liveRoutes } from './routes';
 
 let db: TestDatabase;
@@ -21,7 +22,8 @@ beforeAll(async () => {
   website = await addTestWebsite(db.pool);
   notifier = createMemoryNotifier();
   app = Fastify();
-  await app.register(liveRoutes, { notifier, resolveScope: headerScope(db.pool), coalesceMs: 50, maxStreamsPerAccount: 2 });
+  await app.register(accessControl, { viewers: headerViewers() });
+  await app.register(liveRoutes, { pool: db.pool, notifier, coalesceMs: 50, maxStreamsPerAccount: 2 });
   await app.listen({ port: 0, host: '127.0.0.1' });
   baseUrl = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 });

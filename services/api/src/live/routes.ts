@@ -7,13 +7,13 @@
 // is sent, if the last look is older than `recheckMs`, and at every heartbeat. After a sign-out
 // (here or in another process), a deleted or switched-off account, the stream ends. Each account
 // may hold at most `maxStreamsPerAccount` streams open in this process.
-import type { ProjectionNotifier } from '@consentry/infra';
+import type { ProjectionNotifier, Queryable } from '@consentry/infra';
 import type { FastifyPluginAsync } from 'fastify';
-import type { OwnerScope, ResolveScope } from '../scope/scope';
+import { canSeeWebsite, reloadViewer, signedInViewer, visibleWebsiteIds, type Viewer } from '../access';
 
 export interface LiveOptions {
+  readonly pool: Queryable;
   readonly notifier: ProjectionNotifier;
-  readonly resolveScope: ResolveScope;
   /** Notices within this window go out as one message. */
   readonly coalesceMs?: number;
   readonly heartbeatMs?: number;
@@ -35,7 +35,14 @@ export const queryKeysByProjection: Readonly<Record<string, readonly (readonly s
   leads: [['leads'], ['subscription']],
 };
 
-const accountOf = (scope: OwnerScope) => (scope.adminUsername !== null ? `admin:${scope.adminUsername}` : `user:${scope.userId}`);
+/** Who the stream is for, and the websites they may hear about (null: every website, for an admin). */
+interface Listener {
+  readonly viewer: Viewer;
+  readonly websiteIds: readonly string[] | null;
+}
+
+const accountOf = (viewer: Viewer) => (viewer.adminUsername !== null ? `admin:${viewer.adminUsername}` : `user:${viewer.user?.id}`);
+const isSignedIn = (viewer: Viewer) => viewer.user !== null || viewer.adminUsername !== null;
 
 export const liveRoutes: FastifyPluginAsync<LiveOptions> = async (app, options) => {
   const coalesceMs = options.coalesceMs ?? 250;
@@ -44,10 +51,16 @@ export const liveRoutes: FastifyPluginAsync<LiveOptions> = async (app, options) 
   const maxStreams = options.maxStreamsPerAccount ?? 10;
   const openStreams = new Map<string, number>();
 
-  app.get('/api/events', { schema: { hide: false, description: 'Server-sent events: which query keys to refresh' } }, async (request, reply) => {
-    let scope: OwnerScope | null = await options.resolveScope(request);
-    if (!scope) return reply.code(401).send({ error: { code: 'UNAUTHENTICATED', message: 'Sign in to receive live updates' } });
-    const account = accountOf(scope);
+  const listenerOf = async (viewer: Viewer): Promise<Listener> => ({ viewer, websiteIds: await visibleWebsiteIds(options.pool, viewer) });
+
+  const route = {
+    config: { access: 'signedIn', signInPrompt: 'Sign in to receive live updates' },
+    schema: { hide: false, description: 'Server-sent events: which query keys to refresh' },
+  } as const;
+
+  app.get('/api/events', route, async (request, reply) => {
+    let listener: Listener | null = await listenerOf(signedInViewer(request));
+    const account = accountOf(listener.viewer);
     if ((openStreams.get(account) ?? 0) >= maxStreams) {
       return reply
         .code(429)
@@ -72,24 +85,27 @@ export const liveRoutes: FastifyPluginAsync<LiveOptions> = async (app, options) 
     let flushTimer: NodeJS.Timeout | undefined;
     let ended = false;
 
-    /** The scope as of at most recheckMs ago; null once signed out (the stream has then ended). */
-    async function currentScope(): Promise<OwnerScope | null> {
+    /** Who listens as of at most recheckMs ago; null once signed out (the stream has then ended). */
+    async function currentListener(): Promise<Listener | null> {
       if (Date.now() - checkedAt >= recheckMs) {
         checkedAt = Date.now();
-        // The database briefly away is no sign-out: keep the last answer until it can be asked.
-        scope = await options.resolveScope(request, { fresh: true }).catch(() => scope);
-        if (!scope) end();
+        // The database briefly away is no sign-out: keep the last answer until it can be asked. So is
+        // an admin whose password must now be replaced (no longer signed in, not signed out either).
+        listener = await reloadViewer(request)
+          .then((viewer) => (isSignedIn(viewer) ? listenerOf(viewer) : viewer.pendingAdminUsername ? listener : null))
+          .catch(() => listener);
+        if (!listener) end();
       }
-      return ended ? null : scope;
+      return ended ? null : listener;
     }
 
     async function flush(): Promise<void> {
       flushTimer = undefined;
-      const seen = await currentScope();
+      const seen = await currentListener();
       if (!seen) return;
       const keys = new Map<string, readonly string[]>();
       for (const [projection, websiteIds] of pending) {
-        const visible = seen.websiteIds === null || [...websiteIds].some((id) => seen.websiteIds?.includes(id));
+        const visible = seen.websiteIds === null || [...websiteIds].some((id) => canSeeWebsite(seen.websiteIds, id));
         if (!visible) continue;
         for (const key of queryKeysByProjection[projection] ?? []) keys.set(key.join('\u0000'), key);
       }
@@ -105,7 +121,7 @@ export const liveRoutes: FastifyPluginAsync<LiveOptions> = async (app, options) 
       flushTimer ??= setTimeout(() => void flush(), coalesceMs);
     });
     const heartbeat = setInterval(() => {
-      void currentScope().then((seen) => {
+      void currentListener().then((seen) => {
         if (seen) response.write(': keep-alive\n\n');
       });
     }, heartbeatMs);

@@ -1,12 +1,11 @@
-// The plans this installation offers, published as SubscriptionPlanPublished events at start. Each
-// definition has an event id derived from its content, so seeding the same plans again (every start,
-// every instance) stores nothing, and a changed definition is published once as a new event.
-import { createHash } from 'node:crypto';
-import type { PlanId, SubscriptionPlanPublishedData } from '@consentry/events';
-import { appendToStream, type Db } from '@consentry/infra';
-import { inlineProjections } from '@consentry/projections';
+// The plans this installation offers, published as SubscriptionPlanPublished events at start. The
+// plan decider publishes each definition once, so seeding the same plans again (every start, every
+// instance) stores nothing, and a changed definition is published once as a new event.
+import { planDecider, planStreamId, type PlanDefinition } from '@consentry/events';
+import type { Db } from '@consentry/infra';
+import { handleApiCommand } from '../domain/commands';
 
-export type PlanDefinition = Omit<SubscriptionPlanPublishedData, 'publishedAt'>;
+export type { PlanDefinition };
 
 /**
  * Spec sections 3 and 9: prices in cents; the free plan allows up to 10,000 consents a month; per
@@ -59,27 +58,17 @@ export const planCatalogue: readonly PlanDefinition[] = [
   },
 ];
 
-/** A UUID (version 5 layout) from the definition's content: same content, same event id. */
-export function planEventId(definition: PlanDefinition): string {
-  const digest = createHash('sha256').update(`consentry-plan:${JSON.stringify(definition)}`).digest();
-  digest[6] = (digest[6]! & 0x0f) | 0x50;
-  digest[8] = (digest[8]! & 0x3f) | 0x80;
-  const hex = digest.subarray(0, 16).toString('hex');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
-
-export const planStreamId = (planId: PlanId) => `plan-${planId}`;
-
 /** Publishes every plan whose definition is not yet in the log; idempotent and safe to race. */
 export async function seedSubscriptionPlans(pool: Db, catalogue: readonly PlanDefinition[] = planCatalogue): Promise<void> {
-  const publishedAt = new Date().toISOString();
+  const now = new Date().toISOString();
   for (const definition of catalogue) {
-    await appendToStream(
+    await handleApiCommand(
       pool,
       planStreamId(definition.planId),
-      [{ type: 'SubscriptionPlanPublished', eventId: planEventId(definition), data: { ...definition, publishedAt }, metadata: { actor: 'system' } }],
-      // Whole definitions replace each other: the latest published wins, whatever the version.
-      { expectedVersion: 'any', inlineProjections },
+      planDecider,
+      { type: 'PublishPlan', data: definition, metadata: { now } },
+      // Another instance seeding at the same time: read again, and find the definition published.
+      { metadata: { actor: 'system' }, retriesOnConflict: 3 },
     );
   }
 }

@@ -4,7 +4,6 @@ import type { Db } from '@consentry/infra';
 import { listSubscriptionPlans, type SubscriptionPlan } from '@consentry/projections';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireAdmin } from '../auth/viewer';
 import { errorsFor } from '../schemas';
 import { planCatalogue } from './catalogue';
 
@@ -48,16 +47,16 @@ const toPlanAnswer = (plan: SubscriptionPlan): z.infer<typeof planAnswer> => ({
 export const planRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async (app, { pool }) => {
   app.get(
     '/api/subscription-plans',
-    { schema: { tags: ['subscription'], summary: 'The published plans, cheapest first', response: { 200: z.array(planAnswer) } } },
+    { config: { access: 'public' }, schema: { tags: ['subscription'], summary: 'The published plans, cheapest first', response: { 200: z.array(planAnswer) } } },
     async () => (await listSubscriptionPlans(pool)).map(toPlanAnswer),
   );
 
   app.get(
     '/api/admin/subscription-plans',
-    { schema: { tags: ['admin'], summary: 'The published plans (admins)', response: { 200: z.array(planAnswer), ...errorsFor(401, 403) } } },
-    async (request) => {
-      await requireAdmin(pool, request);
-      return (await listSubscriptionPlans(pool)).map(toPlanAnswer);
+    {
+      config: { access: 'admin' },
+      schema: { tags: ['admin'], summary: 'The published plans (admins)', response: { 200: z.array(planAnswer), ...errorsFor(401, 403) } },
     },
+    async () => (await listSubscriptionPlans(pool)).map(toPlanAnswer),
   );
 };

@@ -7,7 +7,6 @@ import { bannerTextsEventId, bannerTextsStreamId, canonicalBannerTexts, shippedT
 import { appendToStream, createGroupCommitAppender } from '@consentry/infra';
 import { consentAppendRequest, createTestDatabase, type TestDatabase } from '@consentry/infra/testing';
 import { addWebsiteAs, buildTestApi, registerOwner, type SignedInUser, type TestApi } from '../testing/api-app';
-import { receiptRoutes } from './routes';
 
 let db: TestDatabase;
 let api: TestApi;
@@ -17,11 +16,7 @@ let website: { id: string };
 
 beforeAll(async () => {
   db = await createTestDatabase('api_receipts', { poolSize: 6 });
-  api = await buildTestApi(db.pool, {
-    extraRoutes: async ({ app, resolveScope }) => {
-      await app.register(receiptRoutes, { pool: db.pool, resolveScope, publicUrl: 'http://consentry.test', sealKey: { keyId: 'test-key', publicKeyPem: 'none' } });
-    },
-  });
+  api = await buildTestApi(db.pool);
   owner = await registerOwner(api.app);
   stranger = await registerOwner(api.app);
   website = await addWebsiteAs(owner, 'Lead shop', 'leads.example.com');

@@ -3,21 +3,21 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { Db } from '@consentry/infra';
-import { canSeeWebsite, type ResolveScope } from '../scope/scope';
+import { canSeeWebsite, signedInViewer, visibleWebsiteIds } from '../access';
 import { errorAnswer, errorBody } from '../errors';
 import { buildConsentReceipt, sealKeyPath } from './receipt';
 
 export interface ReceiptRoutesOptions {
   readonly pool: Db;
-  readonly resolveScope: ResolveScope;
   readonly publicUrl: string;
   readonly sealKey: { readonly keyId: string; readonly publicKeyPem: string };
 }
 
-export const receiptRoutes: FastifyPluginAsyncZod<ReceiptRoutesOptions> = async (app, { pool, resolveScope, publicUrl, sealKey }) => {
+export const receiptRoutes: FastifyPluginAsyncZod<ReceiptRoutesOptions> = async (app, { pool, publicUrl, sealKey }) => {
   app.get(
     sealKeyPath,
     {
+      config: { access: 'public' },
       schema: {
         tags: ['compliance'],
         summary: 'The public key that signs the ledger seals',
@@ -33,6 +33,7 @@ export const receiptRoutes: FastifyPluginAsyncZod<ReceiptRoutesOptions> = async 
   app.get(
     '/api/consents/:consentId/receipt',
     {
+      config: { access: 'signedIn' },
       schema: {
         tags: ['compliance'],
         summary: 'Proof of consent: a consent receipt with its Merkle inclusion proof against a signed seal',
@@ -44,11 +45,10 @@ export const receiptRoutes: FastifyPluginAsyncZod<ReceiptRoutesOptions> = async 
       },
     },
     async (request, reply) => {
-      const scope = await resolveScope(request);
-      if (!scope) return reply.code(401).send(errorBody('UNAUTHENTICATED', 'Sign in to continue'));
+      const viewer = signedInViewer(request);
       const receipt = await buildConsentReceipt(pool, request.params.consentId.toLowerCase(), { publicUrl, keyId: sealKey.keyId });
       const websiteId = receipt ? (receipt.event.data as { websiteId: string }).websiteId : null;
-      if (!receipt || !websiteId || !canSeeWebsite(scope, websiteId)) return reply.code(404).send(errorBody('CONSENT_NOT_FOUND', 'Consent not found'));
+      if (!receipt || !websiteId || !canSeeWebsite(await visibleWebsiteIds(pool, viewer), websiteId)) return reply.code(404).send(errorBody('CONSENT_NOT_FOUND', 'Consent not found'));
       reply.header('cache-control', 'no-store');
       return receipt;
     },

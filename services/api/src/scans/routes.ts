@@ -4,23 +4,25 @@
 // viewer's scope, as if it did not exist.
 import { randomUUID } from 'node:crypto';
 import {
-  WebsiteNotFoundError,
+  ScanInProgressError,
   defaultScanPages,
+  itemPurposeDecider,
   maxScanPages,
   scanAssignmentsStreamId,
+  scanDecider,
   scanFinding,
   scanStreamId,
   scannedItem,
   scannedPurpose,
   storageKind,
 } from '@consentry/events';
-import { appendToStream, type Db } from '@consentry/infra';
-import { getScanReport, isOpenScanConflict, listItemAssignments, listScans, scansProjection, type ScanSummary, type Website } from '@consentry/projections';
+import type { Db } from '@consentry/infra';
+import { findOpenScan, getScanReport, isOpenScanConflict, listItemAssignments, listScans, type ScanSummary, type Website } from '@consentry/projections';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { websitesInScope } from '../auth/scope';
-import { requireViewer } from '../auth/viewer';
+import { signedInViewer, visibleWebsite, visibleWebsites } from '../access';
+import { handleApiCommand } from '../domain/commands';
 import { ApiError } from '../errors';
 import { errorsFor, uuidParam } from '../schemas';
 import { maxOpenScansPerOwner, scanLimitGuard } from './scan-limit';
@@ -68,15 +70,14 @@ const toSummaryAnswer = (scan: ScanSummary): z.infer<typeof scanSummaryAnswer> =
 
 export const scanRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async (app, { pool }) => {
   async function websiteInScope(request: FastifyRequest, websiteId: string): Promise<{ website: Website; actor: string }> {
-    const viewer = await requireViewer(pool, request);
-    const website = (await websitesInScope(pool, viewer)).find((candidate) => candidate.id === websiteId);
-    if (!website) throw new WebsiteNotFoundError();
-    return { website, actor: viewer.adminUsername ?? viewer.user!.id };
+    const viewer = signedInViewer(request);
+    return { website: await visibleWebsite(pool, viewer, websiteId), actor: viewer.adminUsername ?? viewer.user!.id };
   }
 
   app.post(
     '/api/websites/:id/scans',
     {
+      config: { access: 'signedIn' },
       schema: {
         tags: ['scans'],
         summary: 'Scan the website for cookies and trackers',
@@ -93,19 +94,26 @@ export const scanRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async (app, { poo
       const { website, actor } = await websiteInScope(request, request.params.id);
       const scanId = randomUUID();
       try {
-        await appendToStream(
+        await handleApiCommand(
           pool,
           scanStreamId(scanId),
-          [
-            {
-              type: 'ScanRequested',
-              data: { scanId, websiteId: website.id, trigger: 'owner', requestedBy: actor, maxPages: request.body?.maxPages ?? defaultScanPages, requestedAt: new Date().toISOString() },
+          scanDecider,
+          {
+            type: 'RequestScan',
+            data: {
+              scanId,
+              websiteId: website.id,
+              requestedBy: actor,
+              maxPages: request.body?.maxPages ?? defaultScanPages,
+              websiteHasOpenScan: (await findOpenScan(pool, website.id)) !== null,
             },
-          ],
-          { expectedVersion: 'no_stream', inlineProjections: [scanLimitGuard, scansProjection] },
+            metadata: { now: new Date().toISOString() },
+          },
+          { hooks: [scanLimitGuard] },
         );
       } catch (error) {
-        if (isOpenScanConflict(error)) throw new ApiError(409, 'SCAN_IN_PROGRESS', 'A scan of this website is already waiting or running');
+        // Another request queued one since the read: the scans read model refuses the second.
+        if (isOpenScanConflict(error)) throw new ScanInProgressError();
         throw error;
       }
       const report = await getScanReport(pool, scanId);
@@ -116,6 +124,7 @@ export const scanRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async (app, { poo
   app.get(
     '/api/websites/:id/scans',
     {
+      config: { access: 'signedIn' },
       schema: {
         tags: ['scans'],
         summary: "The website's scans, newest first (the scan history)",
@@ -132,6 +141,7 @@ export const scanRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async (app, { poo
   app.get(
     '/api/scans/:scanId',
     {
+      config: { access: 'signedIn' },
       schema: {
         tags: ['scans'],
         summary: 'A scan: its progress, or its report',
@@ -141,8 +151,7 @@ export const scanRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async (app, { poo
     },
     async (request) => {
       const report = await getScanReport(pool, request.params.scanId);
-      const viewer = await requireViewer(pool, request);
-      if (!report || !(await websitesInScope(pool, viewer)).some((website) => website.id === report.websiteId)) {
+      if (!report || !(await visibleWebsites(pool, signedInViewer(request))).some((website) => website.id === report.websiteId)) {
         throw new ApiError(404, 'SCAN_NOT_FOUND', 'Scan not found');
       }
       return { ...toSummaryAnswer(report), items: [...report.items], findings: [...report.findings] };
@@ -152,6 +161,7 @@ export const scanRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async (app, { poo
   app.get(
     '/api/websites/:id/item-purposes',
     {
+      config: { access: 'signedIn' },
       schema: {
         tags: ['scans'],
         summary: "The owner's purposes for cookies and storage keys (they win over the Open Cookie Database)",
@@ -168,6 +178,7 @@ export const scanRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async (app, { poo
   app.post(
     '/api/websites/:id/item-purposes',
     {
+      config: { access: 'signedIn' },
       schema: {
         tags: ['scans'],
         summary: 'Say what a cookie or storage key is for (ItemPurposeAssigned); the next scan classifies it so',
@@ -179,11 +190,13 @@ export const scanRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async (app, { poo
     async (request) => {
       const { website, actor } = await websiteInScope(request, request.params.id);
       const { kind, name, purpose } = request.body;
-      await appendToStream(
+      await handleApiCommand(
         pool,
         scanAssignmentsStreamId(website.id),
-        [{ type: 'ItemPurposeAssigned', data: { websiteId: website.id, kind, name, purpose, assignedBy: actor, assignedAt: new Date().toISOString() } }],
-        { inlineProjections: [scansProjection] },
+        itemPurposeDecider,
+        { type: 'AssignItemPurpose', data: { websiteId: website.id, kind, name, purpose, assignedBy: actor }, metadata: { now: new Date().toISOString() } },
+        // The owner's latest word on an item wins, also over one said meanwhile.
+        { retriesOnConflict: 3 },
       );
       return listItemAssignments(pool, website.id);
     },

@@ -1,12 +1,13 @@
 // The public site's content: read by the landing page (public) and edited by admins in the website
 // editor. Saving appends a SiteContentChanged carrying every field (spec section 3).
-import { maxHeroBackgroundBytes, SiteContent } from '@consentry/events';
-import { appendToStream, type Db } from '@consentry/infra';
-import { getSiteContent, inlineProjections } from '@consentry/projections';
+import { maxHeroBackgroundBytes, SiteContent, siteContentDecider, siteContentStreamId } from '@consentry/events';
+import type { Db } from '@consentry/infra';
+import { getSiteContent } from '@consentry/projections';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { requireAdmin } from '../auth/viewer';
+import { signedInAdmin } from '../access';
 import { imageUpload } from '../branding/image-check';
+import { handleApiCommand } from '../domain/commands';
 import { errorsFor } from '../schemas';
 
 const contentAnswer = SiteContent.extend({ heroBackgroundImage: z.string().nullable() }).meta({
@@ -22,23 +23,21 @@ const contentBodyLimit = 8 * 1024 * 1024;
 export const siteContentRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async (app, { pool }) => {
   app.get(
     '/api/site/content',
-    { schema: { tags: ['public site'], summary: "The public site's content (defaults until an admin saves)", response: { 200: contentAnswer } } },
+    { config: { access: 'public' }, schema: { tags: ['public site'], summary: "The public site's content (defaults until an admin saves)", response: { 200: contentAnswer } } },
     async () => getSiteContent(pool),
   );
 
   app.get(
     '/api/admin/website-content',
-    { schema: { tags: ['admin'], summary: "The public site's content", response: { 200: contentAnswer, ...errorsFor(401, 403) } } },
-    async (request) => {
-      await requireAdmin(pool, request);
-      return getSiteContent(pool);
-    },
+    { config: { access: 'admin' }, schema: { tags: ['admin'], summary: "The public site's content", response: { 200: contentAnswer, ...errorsFor(401, 403) } } },
+    async () => getSiteContent(pool),
   );
 
   app.put(
     '/api/admin/website-content',
     {
       bodyLimit: contentBodyLimit,
+      config: { access: 'admin' },
       schema: {
         tags: ['admin'],
         summary: "Save the public site's content (all fields)",
@@ -47,13 +46,14 @@ export const siteContentRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async (app
       },
     },
     async (request) => {
-      const admin = await requireAdmin(pool, request);
-      await appendToStream(
+      const admin = signedInAdmin(request);
+      await handleApiCommand(
         pool,
-        'site-content',
-        [{ type: 'SiteContentChanged', data: { ...request.body, changedBy: admin, changedAt: new Date().toISOString() }, metadata: { actor: admin } }],
-        // The editor always saves every field: the last save wins, so no version is expected.
-        { expectedVersion: 'any', inlineProjections },
+        siteContentStreamId,
+        siteContentDecider,
+        { type: 'ChangeSiteContent', data: { content: request.body, changedBy: admin }, metadata: { now: new Date().toISOString() } },
+        // The editor always saves every field: the last save wins, also over one saved meanwhile.
+        { metadata: { actor: admin }, retriesOnConflict: 3 },
       );
       return getSiteContent(pool);
     },

@@ -1,6 +1,7 @@
 // Consent statistics and records over the viewer's websites (an admin's: every website), from the
 // consent-stats and consent-records read models, and the owner's plan usage.
 import type { Db } from '@consentry/infra';
+import type { FastifyRequest } from 'fastify';
 import { consentMethods, consentRule, consentMethod, optionalPurpose, planDataType, WebsiteNotFoundError, type ConsentMethod } from '@consentry/events';
 import {
   countResolutionsInMonth,
@@ -10,11 +11,11 @@ import {
   getPurposeSummary,
   getSubscriptionPlan,
   listConsentRecords,
+  listWebsites,
 } from '@consentry/projections';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { websitesInScope } from '../auth/scope';
-import { requireUser, requireViewer } from '../auth/viewer';
+import { signedInOwner, signedInViewer, visibleWebsites } from '../access';
 import { errorsFor, uuidParam } from '../schemas';
 import { resolutionTermsOf } from '../plans/routes';
 
@@ -105,14 +106,16 @@ export function lastDays(days: number, today = new Date()): string[] {
 }
 
 export const statsRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async (app, { pool }) => {
-  async function scopeIds(request: Parameters<typeof requireViewer>[1]): Promise<string[]> {
-    const viewer = await requireViewer(pool, request);
-    return (await websitesInScope(pool, viewer)).map((website) => website.id);
+  async function scopeIds(request: FastifyRequest): Promise<string[]> {
+    return (await visibleWebsites(pool, signedInViewer(request))).map((website) => website.id);
   }
 
   app.get(
     '/api/stats/consents',
-    { schema: { tags: ['stats'], summary: 'Consent totals over the viewer’s websites', response: { 200: consentStatsAnswer, ...errorsFor(401) } } },
+    {
+      config: { access: 'signedIn' },
+      schema: { tags: ['stats'], summary: 'Consent totals over the viewer’s websites', response: { 200: consentStatsAnswer, ...errorsFor(401) } },
+    },
     async (request) => {
       const stats = await getConsentStats(pool, { websiteIds: await scopeIds(request) });
       return { totalConsents: stats.totalConsents, declinedConsents: stats.declinedConsents, consentRate: stats.consentRate };
@@ -122,6 +125,7 @@ export const statsRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async (app, { po
   app.get(
     '/api/stats/websites',
     {
+      config: { access: 'signedIn' },
       schema: {
         tags: ['stats'],
         summary: 'Consent totals per website, most consents first (websites without any included)',
@@ -129,8 +133,7 @@ export const statsRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async (app, { po
       },
     },
     async (request) => {
-      const viewer = await requireViewer(pool, request);
-      const websites = await websitesInScope(pool, viewer);
+      const websites = await visibleWebsites(pool, signedInViewer(request));
       const stats = new Map((await getConsentStatsByWebsite(pool, { websiteIds: websites.map((website) => website.id) })).map((row) => [row.websiteId, row]));
       return websites
         .map((website) => {
@@ -148,6 +151,7 @@ export const statsRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async (app, { po
   app.get(
     '/api/stats/consents/daily',
     {
+      config: { access: 'signedIn' },
       schema: {
         tags: ['stats'],
         summary: 'Accepted and declined consents per UTC day for the last `days` days, days without any as zeros',
@@ -166,6 +170,7 @@ export const statsRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async (app, { po
   app.get(
     '/api/stats/purposes',
     {
+      config: { access: 'signedIn' },
       schema: {
         tags: ['stats'],
         summary: 'Acceptance per purpose and the split Accept All / Reject All / Customized',
@@ -191,6 +196,7 @@ export const statsRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async (app, { po
   app.get(
     '/api/consents',
     {
+      config: { access: 'signedIn' },
       schema: {
         tags: ['consents'],
         summary: 'The newest consent records of the viewer’s websites',
@@ -209,6 +215,7 @@ export const statsRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async (app, { po
   app.get(
     '/api/subscription/usage',
     {
+      config: { access: 'owner' },
       schema: {
         tags: ['subscription'],
         summary: "The owner's plan, limits and use this month (UTC)",
@@ -216,8 +223,9 @@ export const statsRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async (app, { po
       },
     },
     async (request) => {
-      const user = await requireUser(pool, request);
-      const websites = await websitesInScope(pool, { user, adminUsername: null });
+      const user = signedInOwner(request);
+      // The owner's own websites, also for an admin who has an owner account.
+      const websites = await listWebsites(pool, user.id);
       const firstOfMonth = `${isoDay(new Date()).slice(0, 7)}-01`;
       const websiteIds = websites.map((website) => website.id);
       const [plan, monthStats, resolutionsThisMonth] = await Promise.all([

@@ -2,7 +2,7 @@
 // in mind (cheap password hashing, generous or chosen sign-in limits, every log line captured), and
 // helpers to sign people in and to put consents into the read models.
 import { Writable } from 'node:stream';
-import { createGroupCommitAppender, readStream, withTransaction, type Db } from '@consentry/infra';
+import { createGroupCommitAppender, createMemoryNotifier, readStream, withTransaction, type Db } from '@consentry/infra';
 import { consentAppendRequest } from '@consentry/infra/testing';
 import { consentPurposesProjection, consentRecordsProjection, consentStatsProjection, websiteActivityProjection } from '@consentry/projections';
 import type { GrantedPurposes } from '@consentry/events';
@@ -14,6 +14,8 @@ import { defaultSignInThrottle } from '../auth/sign-in-throttle';
 
 export const testPublicUrl = 'http://consentry.test';
 export const testPassword = 'correct horse battery';
+/** The seal key receipts name; no seal is signed with it in the api's tests. */
+export const testSealKey = { keyId: 'test-key', publicKeyPem: 'none' };
 
 export interface TestApi {
   readonly app: FastifyInstance;
@@ -39,6 +41,9 @@ export async function buildTestApi(pool: Db, options: Partial<Omit<ApiOptions, '
     trustProxy,
   });
   const registry = createMetricsRegistry();
+  // Live updates hear from a notifier of their own unless the test brings one to publish on.
+  const notifier = apiOptions.notifier ?? createMemoryNotifier();
+  if (!apiOptions.notifier) app.addHook('onClose', () => notifier.close());
   await app.register(metricsPlugin, { registry });
   await app.register(apiPlugin, {
     pool,
@@ -50,6 +55,8 @@ export async function buildTestApi(pool: Db, options: Partial<Omit<ApiOptions, '
       registrationsPerAddress: { max: 10_000, windowMs: 60_000 },
     },
     metricsRegistry: registry,
+    notifier,
+    sealKey: testSealKey,
     ...apiOptions,
   });
   await app.ready();

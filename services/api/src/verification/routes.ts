@@ -9,13 +9,12 @@ import { embedCode } from '@consentry/events';
 import { getLastEventAt, getWebsiteByEmbedCode } from '@consentry/projections';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { canSeeWebsite, type ResolveScope } from '../scope/scope';
+import { signedInViewer, visibleWebsiteIds, canSeeWebsite } from '../access';
 import { RefusedTargetError, safeFetch, type SafeFetchOptions } from './safe-fetch';
 import { findSnippet } from './snippet';
 
 export interface VerificationOptions {
   readonly pool: Db;
-  readonly resolveScope: ResolveScope;
   readonly fetch?: SafeFetchOptions;
   /** The pages tried for a domain, in order (tests point this at a loopback server). */
   readonly pageUrlsFor?: (domain: string) => readonly string[];
@@ -30,7 +29,7 @@ export interface VerificationOptions {
 export const recentEventWindowMs = 7 * 24 * 60 * 60 * 1000;
 export const eventsArrivingMessage = 'The snippet works: events from this website are arriving.';
 
-/** The account a check counts against, set once the scope is known (the limiter's key). */
+/** The account a check counts against, set once the viewer is known (the limiter's key). */
 const checkedBy = new WeakMap<object, string>();
 
 const verificationAnswer = z.object({
@@ -60,15 +59,15 @@ export const verificationRoutes: FastifyPluginAsyncZod<VerificationOptions> = as
   app.post(
     '/api/verify-installation',
     {
+      config: { access: 'signedIn', signInPrompt: 'Sign in to verify an installation' },
       schema: {
         body: z.strictObject({ embedCode: embedCode }),
         response: { 200: verificationAnswer, 401: errorAnswer, 404: errorAnswer, 429: errorAnswer },
       },
     },
     async (request, reply) => {
-      const scope = await options.resolveScope(request);
-      if (!scope) return reply.code(401).send({ error: { code: 'UNAUTHENTICATED', message: 'Sign in to verify an installation' } });
-      checkedBy.set(request, scope.adminUsername !== null ? `admin:${scope.adminUsername}` : `user:${scope.userId}`);
+      const viewer = signedInViewer(request);
+      checkedBy.set(request, viewer.adminUsername !== null ? `admin:${viewer.adminUsername}` : `user:${viewer.user?.id}`);
       const limit = await perAccount(request);
       if (!limit.isAllowed && limit.isExceeded) {
         const wait = Math.max(1, limit.ttlInSeconds);
@@ -78,7 +77,7 @@ export const verificationRoutes: FastifyPluginAsyncZod<VerificationOptions> = as
           .send({ error: { code: 'RATE_LIMITED', message: `Too many installation checks; try again in ${wait} second${wait === 1 ? '' : 's'}` } });
       }
       const website = await getWebsiteByEmbedCode(options.pool, request.body.embedCode);
-      if (!website || !canSeeWebsite(scope, website.id)) {
+      if (!website || !canSeeWebsite(await visibleWebsiteIds(options.pool, viewer), website.id)) {
         return reply.code(404).send({ error: { code: 'WEBSITE_NOT_FOUND', message: 'Website not found' } });
       }
       const lastEventAt = await getLastEventAt(options.pool, website.id);

@@ -11,7 +11,9 @@ import { createGroupCommitAppender } from '@consentry/infra';
 import { consentAppendRequest, createTestDatabase, waitForLogVisible, type TestDatabase } from '@consentry/infra/testing';
 import { addTestWebsite, type TestWebsite } from '@consentry/projections/testing';
 import { replayProjection, websiteActivityProjection } from '@consentry/projections';
-import { headerScope } from '../scope/test-scope';
+import { accessControl } from '../access';
+import { headerViewers } from '../access/testing';
+import { apiErrorHandler } from '../errors';
 import { verificationRoutes, type VerificationOptions } from './routes';
 import { isBlockedAddress } from '@consentry/infra';
 import { safeFetch } from './safe-fetch';
@@ -55,7 +57,10 @@ async function appWith(options: Partial<VerificationOptions>): Promise<FastifyIn
   const app = Fastify();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  await app.register(verificationRoutes, { pool: db.pool, resolveScope: headerScope(db.pool), ...options });
+  // Behind the access check and the error handler, as in the api.
+  app.setErrorHandler(apiErrorHandler);
+  await app.register(accessControl, { viewers: headerViewers() });
+  await app.register(verificationRoutes, { pool: db.pool, ...options });
   await app.ready();
   return app;
 }

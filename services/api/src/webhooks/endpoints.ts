@@ -1,19 +1,19 @@
 // The write side of an owner's webhook endpoints (docs/identification.md): checking where a webhook
 // may point, adding an endpoint with its signing secret, removing one, and queueing a logged
-// delivery again ("Send again"). The endpoints live on the website's `webhooks-{websiteId}` stream;
+// delivery again ("Send again"). The endpoints live on the website's `webhooks-{websiteId}` stream
+// (the webhook endpoints decider of events/);
 // the secret is a credential, stored in webhook_endpoint_secrets in the same transaction as the
 // event that adds the endpoint and never in the log, a log line or any answer but the one that
 // created it.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { isIP } from 'node:net';
-import { webhookEndpointsStreamId, type WebhookEventType } from '@consentry/events';
-import { isBlockedAddress, readStream, systemLookup, type Db, type HostLookup, type InlineHandler, type Queryable } from '@consentry/infra';
+import { WebhookEndpointNotFoundError, webhookEndpointsDecider, webhookEndpointsStreamId, type WebhookEventType } from '@consentry/events';
+import { isBlockedAddress, systemLookup, type Db, type HostLookup, type InlineHandler, type Queryable } from '@consentry/infra';
 import { ApiError } from '../errors';
-import { appendDecision } from '../domain/streams';
+import { handleApiCommand } from '../domain/commands';
 import type { WebhookDeliveryStatus } from '@consentry/projections';
 
-/** The most endpoints a website may have. */
-export const maxWebhookEndpointsPerWebsite = 10;
+export { maxWebhookEndpointsPerWebsite } from '@consentry/events';
 export const maxWebhookUrlLength = 2048;
 
 /** A Standard Webhooks signing secret: `whsec_` and the base64 of 32 random bytes. */
@@ -62,17 +62,6 @@ export async function checkWebhookUrl(raw: string, options: WebhookUrlOptions = 
   return normalised;
 }
 
-/** The website's endpoints that stand, from its webhooks stream, and the stream's version. */
-async function loadEndpoints(pool: Db, websiteId: string): Promise<{ active: Set<string>; version: number }> {
-  const events = await readStream(pool, webhookEndpointsStreamId(websiteId));
-  const active = new Set<string>();
-  for (const event of events) {
-    if (event.type === 'WebhookEndpointAdded') active.add(event.data.endpointId);
-    else if (event.type === 'WebhookEndpointRemoved') active.delete(event.data.endpointId);
-  }
-  return { active, version: events.at(-1)?.streamVersion ?? 0 };
-}
-
 export interface NewWebhookEndpoint {
   readonly url: string;
   readonly description: string;
@@ -81,15 +70,11 @@ export interface NewWebhookEndpoint {
 
 /**
  * Adds an endpoint (WebhookEndpointAdded, with the read model updated inline) and stores its secret
- * in the same transaction; answers the endpoint's id and the secret. At most ten per website: the
- * count comes from the stream and the append expects the version it was read at, so two adds racing
- * for the last place cannot both succeed (the second gets 409 CONFLICT).
+ * in the same transaction; answers the endpoint's id and the secret. At most ten per website (409
+ * WEBHOOK_LIMIT_REACHED): the count comes from the stream and the append expects the version it was
+ * read at, so two adds racing for the last place cannot both succeed (the second gets 409 CONFLICT).
  */
 export async function addWebhookEndpoint(pool: Db, websiteId: string, endpoint: NewWebhookEndpoint, actor: string): Promise<{ endpointId: string; secret: string }> {
-  const { active, version } = await loadEndpoints(pool, websiteId);
-  if (active.size >= maxWebhookEndpointsPerWebsite) {
-    throw new ApiError(409, 'WEBHOOK_LIMIT_REACHED', `A website can have at most ${maxWebhookEndpointsPerWebsite} webhook endpoints; remove one before adding another`);
-  }
   const endpointId = randomUUID();
   const secret = generateWebhookSecret();
   const storeSecret: InlineHandler = {
@@ -106,41 +91,32 @@ export async function addWebhookEndpoint(pool: Db, websiteId: string, endpoint: 
       }
     },
   };
-  await appendDecision(
+  await handleApiCommand(
     pool,
     webhookEndpointsStreamId(websiteId),
-    [
-      {
-        type: 'WebhookEndpointAdded',
-        data: {
-          websiteId,
-          endpointId,
-          url: endpoint.url,
-          description: endpoint.description,
-          eventTypes: [...endpoint.eventTypes],
-          addedBy: actor,
-          addedAt: new Date().toISOString(),
-        },
-      },
-    ],
-    { expectedVersion: version, hooks: [storeSecret], metadata: { actor } },
+    webhookEndpointsDecider,
+    {
+      type: 'AddWebhookEndpoint',
+      data: { websiteId, endpointId, url: endpoint.url, description: endpoint.description, eventTypes: endpoint.eventTypes, addedBy: actor },
+      metadata: { now: new Date().toISOString() },
+    },
+    { hooks: [storeSecret], metadata: { actor } },
   );
   return { endpointId, secret };
 }
 
 /** Removes a standing endpoint of the website (WebhookEndpointRemoved); 404 for any other id. */
 export async function removeWebhookEndpoint(pool: Db, websiteId: string, endpointId: string, actor: string): Promise<void> {
-  const { active, version } = await loadEndpoints(pool, websiteId);
-  if (!active.has(endpointId)) throw webhookEndpointNotFound();
-  await appendDecision(
+  await handleApiCommand(
     pool,
     webhookEndpointsStreamId(websiteId),
-    [{ type: 'WebhookEndpointRemoved', data: { websiteId, endpointId, removedBy: actor, removedAt: new Date().toISOString() } }],
-    { expectedVersion: version, metadata: { actor } },
+    webhookEndpointsDecider,
+    { type: 'RemoveWebhookEndpoint', data: { websiteId, endpointId, removedBy: actor }, metadata: { now: new Date().toISOString() } },
+    { metadata: { actor } },
   );
 }
 
-export const webhookEndpointNotFound = () => new ApiError(404, 'WEBHOOK_ENDPOINT_NOT_FOUND', 'Webhook endpoint not found');
+export const webhookEndpointNotFound = () => new WebhookEndpointNotFoundError();
 
 /**
  * Queues a delivery that was delivered or gave up to be sent once more, now ("Send again"): the

@@ -2,13 +2,12 @@
 // once, in the answer that creates it), remove, the delivery log of an endpoint, and "Send again".
 // Every route answers 404 for a website, endpoint or delivery outside the viewer's scope, as if it
 // did not exist.
-import { WebsiteNotFoundError, webhookEventType, webhookEventTypes } from '@consentry/events';
+import { webhookEventType, webhookEventTypes } from '@consentry/events';
 import type { Db } from '@consentry/infra';
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { websitesInScope } from '../auth/scope';
-import { requireViewer } from '../auth/viewer';
+import { signedInViewer, visibleWebsite, visibleWebsites } from '../access';
 import { ApiError } from '../errors';
 import { errorsFor, noContent, uuidParam } from '../schemas';
 import {
@@ -138,10 +137,8 @@ function decodeDeliveryCursor(text: string): WebhookDeliveryCursor {
 
 export const webhookRoutes: FastifyPluginAsyncZod<WebhookRoutesOptions> = async (app, { pool, urlCheck }) => {
   async function websiteInScope(request: FastifyRequest, websiteId: string): Promise<{ website: Website; actor: string }> {
-    const viewer = await requireViewer(pool, request);
-    const website = (await websitesInScope(pool, viewer)).find((candidate) => candidate.id === websiteId);
-    if (!website) throw new WebsiteNotFoundError();
-    return { website, actor: viewer.adminUsername ?? viewer.user!.id };
+    const viewer = signedInViewer(request);
+    return { website: await visibleWebsite(pool, viewer, websiteId), actor: viewer.adminUsername ?? viewer.user!.id };
   }
 
   async function endpointOf(websiteId: string, endpointId: string): Promise<WebhookEndpoint> {
@@ -153,6 +150,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRoutesOptions> = async 
   app.get(
     '/api/websites/:id/webhooks',
     {
+      config: { access: 'signedIn' },
       schema: {
         tags: ['webhooks'],
         summary: "The website's webhook endpoints, oldest first (never their secrets)",
@@ -170,6 +168,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRoutesOptions> = async 
     '/api/websites/:id/webhooks',
     {
       bodyLimit: 16 * 1024,
+      config: { access: 'signedIn' },
       schema: {
         tags: ['webhooks'],
         summary: 'Add a webhook endpoint; the answer holds its signing secret, the only time it is shown',
@@ -194,6 +193,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRoutesOptions> = async 
   app.delete(
     '/api/websites/:id/webhooks/:endpointId',
     {
+      config: { access: 'signedIn' },
       schema: {
         tags: ['webhooks'],
         summary: 'Remove a webhook endpoint (nothing more is sent to it)',
@@ -211,6 +211,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRoutesOptions> = async 
   app.get(
     '/api/websites/:id/webhooks/:endpointId/deliveries',
     {
+      config: { access: 'signedIn' },
       schema: {
         tags: ['webhooks'],
         summary: "An endpoint's delivery log, newest first, each delivery with every try",
@@ -236,6 +237,7 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRoutesOptions> = async 
   app.post(
     '/api/webhook-deliveries/:deliveryId/resend',
     {
+      config: { access: 'signedIn' },
       schema: {
         tags: ['webhooks'],
         summary: 'Send a delivered or failed delivery again, now ("Send again")',
@@ -248,9 +250,8 @@ export const webhookRoutes: FastifyPluginAsyncZod<WebhookRoutesOptions> = async 
       },
     },
     async (request, reply) => {
-      const viewer = await requireViewer(pool, request);
       const delivery = await getWebhookDelivery(pool, request.params.deliveryId);
-      const inScope = delivery !== null && (await websitesInScope(pool, viewer)).some((website) => website.id === delivery.websiteId);
+      const inScope = delivery !== null && (await visibleWebsites(pool, signedInViewer(request))).some((website) => website.id === delivery.websiteId);
       if (!delivery || !inScope) throw new ApiError(404, 'DELIVERY_NOT_FOUND', 'Delivery not found');
       const endpoint = await getWebhookEndpoint(pool, delivery.endpointId);
       if (!endpoint || endpoint.removedAt !== null) throw new ApiError(409, 'WEBHOOK_ENDPOINT_REMOVED', 'The endpoint of this delivery was removed; nothing is sent to it any more');

@@ -1,6 +1,5 @@
 // The owner's websites: list (an admin's: all), add within the plan's limit, remove.
 import {
-  WebsiteNotFoundError,
   bannerLanguage,
   bannerPosition,
   bannerTextOverrides,
@@ -22,11 +21,9 @@ import {
 } from '@consentry/events';
 import { getUser, getWebsite, type User, type Website } from '@consentry/projections';
 import type { Db } from '@consentry/infra';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { websitesInScope } from '../auth/scope';
-import { requireUser, requireViewer } from '../auth/viewer';
+import { signedInViewer, visibleWebsite, visibleWebsites, type Viewer } from '../access';
 import { ApiError } from '../errors';
 import { errorsFor, noContent, toWebsiteAnswer, uuidParam, websiteAnswer } from '../schemas';
 import { normaliseDomain } from './domain-name';
@@ -144,17 +141,18 @@ const newWebsiteBody = z.object({
 export const websiteRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async (app, { pool }) => {
   app.get(
     '/api/websites',
-    { schema: { tags: ['websites'], summary: "The owner's websites (an admin's: every website)", response: { 200: z.array(websiteAnswer), ...errorsFor(401) } } },
-    async (request) => {
-      const viewer = await requireViewer(pool, request);
-      return (await websitesInScope(pool, viewer)).map(toWebsiteAnswer);
+    {
+      config: { access: 'signedIn' },
+      schema: { tags: ['websites'], summary: "The owner's websites (an admin's: every website)", response: { 200: z.array(websiteAnswer), ...errorsFor(401) } },
     },
+    async (request) => (await visibleWebsites(pool, signedInViewer(request))).map(toWebsiteAnswer),
   );
 
   app.post(
     '/api/websites',
     {
       bodyLimit: 16 * 1024,
+      config: { access: 'signedIn' },
       schema: {
         tags: ['websites'],
         summary: 'Add a website (an admin: for the owner they choose)',
@@ -167,7 +165,7 @@ export const websiteRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async (app, { 
     },
     async (request, reply) => {
       const { ownerId, ...website } = request.body;
-      const { owner, addedBy } = await ownerOfNewWebsite(pool, request, ownerId);
+      const { owner, addedBy } = await ownerOfNewWebsite(pool, signedInViewer(request), ownerId);
       return reply.code(201).send(toWebsiteAnswer(await addWebsite(pool, owner, website, addedBy)));
     },
   );
@@ -175,6 +173,7 @@ export const websiteRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async (app, { 
   app.get(
     '/api/websites/:id/settings',
     {
+      config: { access: 'signedIn' },
       schema: {
         tags: ['websites'],
         summary: "A website's settings",
@@ -183,18 +182,14 @@ export const websiteRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async (app, { 
         response: { 200: websiteSettings, ...errorsFor(400, 401, 404) },
       },
     },
-    async (request) => {
-      const viewer = await requireViewer(pool, request);
-      const website = (await websitesInScope(pool, viewer)).find((candidate) => candidate.id === request.params.id);
-      if (!website) throw new WebsiteNotFoundError();
-      return toSettingsAnswer(website);
-    },
+    async (request) => toSettingsAnswer(await visibleWebsite(pool, signedInViewer(request), request.params.id)),
   );
 
   app.patch(
     '/api/websites/:id/settings',
     {
       bodyLimit: 16 * 1024,
+      config: { access: 'signedIn' },
       schema: {
         tags: ['websites'],
         summary: "Change a website's settings",
@@ -207,7 +202,7 @@ export const websiteRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async (app, { 
       },
     },
     async (request) => {
-      const actor = await websiteActorOf(pool, request);
+      const actor = websiteActorOf(signedInViewer(request));
       const { identification: _switch, purposes: _purposes, ...settings } = request.body;
       // The current purposes matter only to the switch; another owner's website gets 404 from the decider.
       const current = request.body.identification === undefined ? null : await getWebsite(pool, request.params.id);
@@ -221,6 +216,7 @@ export const websiteRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async (app, { 
   app.delete(
     '/api/websites/:id',
     {
+      config: { access: 'signedIn' },
       schema: {
         tags: ['websites'],
         summary: 'Remove a website',
@@ -230,7 +226,7 @@ export const websiteRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async (app, { 
       },
     },
     async (request, reply) => {
-      await removeWebsite(pool, request.params.id, await websiteActorOf(pool, request));
+      await removeWebsite(pool, request.params.id, websiteActorOf(signedInViewer(request)));
       return reply.code(204).send(null);
     },
   );
@@ -240,10 +236,10 @@ export const websiteRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async (app, { 
  * Whose account a new website goes to. An owner adds to their own account (naming another owner is
  * 403); an admin adds for the owner they name, or to their own owner account when they have one.
  */
-async function ownerOfNewWebsite(pool: Db, request: FastifyRequest, ownerId: string | undefined): Promise<{ owner: User; addedBy: string }> {
-  const viewer = await requireViewer(pool, request);
+async function ownerOfNewWebsite(pool: Db, viewer: Viewer, ownerId: string | undefined): Promise<{ owner: User; addedBy: string }> {
   if (!viewer.adminUsername) {
-    const owner = await requireUser(pool, request);
+    // A signed-in viewer who is no admin is an owner.
+    const owner = viewer.user!;
     if (ownerId !== undefined && ownerId !== owner.id) throw new ApiError(403, 'FORBIDDEN', 'Owners add websites to their own account only');
     return { owner, addedBy: owner.id };
   }
@@ -258,7 +254,7 @@ async function ownerOfNewWebsite(pool: Db, request: FastifyRequest, ownerId: str
 }
 
 /** An admin may act on any website; an owner only on their own (the decider checks). */
-async function websiteActorOf(pool: Db, request: FastifyRequest): Promise<WebsiteActor> {
-  const viewer = await requireViewer(pool, request);
-  return viewer.adminUsername ? { kind: 'admin', username: viewer.adminUsername } : { kind: 'owner', userId: (await requireUser(pool, request)).id };
+function websiteActorOf(viewer: Viewer): WebsiteActor {
+  // A signed-in viewer who is no admin is an owner.
+  return viewer.adminUsername ? { kind: 'admin', username: viewer.adminUsername } : { kind: 'owner', userId: viewer.user!.id };
 }

@@ -6,20 +6,14 @@ import {
   UserNotFoundError,
   WebsiteLimitReachedError,
   WebsiteNotFoundError,
-  decideWebsite,
   websiteDecider,
-  websiteEventTypes,
   websiteStreamId,
-  type DomainEvent,
   type WebsiteActor,
-  type WebsiteEvent,
   type WebsiteSettingsChange,
 } from '@consentry/events';
 import type { Db, DbTransaction, InlineHandler, Queryable, StoredEvent } from '@consentry/infra';
 import { getWebsite, type User, type Website } from '@consentry/projections';
-import { appendDecision, loadStream } from '../domain/streams';
-
-const isWebsiteEvent = (event: DomainEvent): event is WebsiteEvent => (websiteEventTypes as readonly string[]).includes(event.type);
+import { handleApiCommand } from '../domain/commands';
 
 /** 16 random bytes: unguessable, URL-safe, 22 characters. */
 export const generateEmbedCode = () => randomBytes(16).toString('base64url');
@@ -65,7 +59,10 @@ export interface NewWebsite {
 /** Adds a website to the owner's account, within their plan; `addedBy` is who did it (the owner's id, or an admin's username). */
 export async function addWebsite(pool: Db, owner: User, website: NewWebsite, addedBy: string = owner.id): Promise<Website> {
   const websiteId = randomUUID();
-  const events = decideWebsite(
+  await handleApiCommand(
+    pool,
+    websiteStreamId(websiteId),
+    websiteDecider,
     {
       type: 'AddWebsite',
       data: {
@@ -79,9 +76,8 @@ export async function addWebsite(pool: Db, owner: User, website: NewWebsite, add
       },
       metadata: { now: new Date().toISOString() },
     },
-    websiteDecider.initialState(),
+    { hooks: [websiteLimitGuard], metadata: { actor: addedBy } },
   );
-  await appendDecision(pool, websiteStreamId(websiteId), events, { expectedVersion: 0, hooks: [websiteLimitGuard], metadata: { actor: addedBy } });
   const added = await getWebsite(pool, websiteId);
   if (!added) throw new Error(`Website ${websiteId} was added but is not in the read model`);
   return added;
@@ -89,16 +85,13 @@ export async function addWebsite(pool: Db, owner: User, website: NewWebsite, add
 
 /** Changes a website's settings; an owner asking for another owner's website gets WebsiteNotFoundError. */
 export async function changeWebsiteSettings(pool: Db, websiteId: string, actor: WebsiteActor, settings: WebsiteSettingsChange): Promise<Website> {
-  const streamId = websiteStreamId(websiteId);
-  const { state, version } = await loadStream(pool, streamId, websiteDecider, isWebsiteEvent);
-  const events = decideWebsite(
+  await handleApiCommand(
+    pool,
+    websiteStreamId(websiteId),
+    websiteDecider,
     { type: 'ChangeWebsiteSettings', data: { websiteId, actor, settings }, metadata: { now: new Date().toISOString() } },
-    state,
+    { metadata: { actor: actorName(actor) } },
   );
-  await appendDecision(pool, streamId, events, {
-    expectedVersion: version,
-    metadata: { actor: actor.kind === 'owner' ? actor.userId : actor.username },
-  });
   const website = await getWebsite(pool, websiteId);
   if (!website) throw new WebsiteNotFoundError();
   return website;
@@ -106,11 +99,13 @@ export async function changeWebsiteSettings(pool: Db, websiteId: string, actor: 
 
 /** Removes a website; an owner asking for another owner's website gets WebsiteNotFoundError. */
 export async function removeWebsite(pool: Db, websiteId: string, actor: WebsiteActor): Promise<void> {
-  const streamId = websiteStreamId(websiteId);
-  const { state, version } = await loadStream(pool, streamId, websiteDecider, isWebsiteEvent);
-  const events = decideWebsite({ type: 'RemoveWebsite', data: { websiteId, actor }, metadata: { now: new Date().toISOString() } }, state);
-  await appendDecision(pool, streamId, events, {
-    expectedVersion: version,
-    metadata: { actor: actor.kind === 'owner' ? actor.userId : actor.username },
-  });
+  await handleApiCommand(
+    pool,
+    websiteStreamId(websiteId),
+    websiteDecider,
+    { type: 'RemoveWebsite', data: { websiteId, actor }, metadata: { now: new Date().toISOString() } },
+    { metadata: { actor: actorName(actor) } },
+  );
 }
+
+const actorName = (actor: WebsiteActor) => (actor.kind === 'owner' ? actor.userId : actor.username);

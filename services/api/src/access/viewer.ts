@@ -3,23 +3,27 @@
 import type { Queryable } from '@consentry/infra';
 import { getUser, type User } from '@consentry/projections';
 import type { FastifyRequest } from 'fastify';
-import { adminRequired, ApiError, notSignedIn } from '../errors';
-import { findAdminStatus } from './credentials';
-import type {} from './session-store';
+import { findAdminStatus } from '../auth/credentials';
+import type {} from '../auth/session-store';
 
 export interface Viewer {
   readonly user: User | null;
   readonly adminUsername: string | null;
   /**
    * An admin signed in with a generated password that must be replaced first: no admin power at all
-   * until they have chosen a new one (POST /api/admin/password). Only /api/admin/me, that route and
-   * sign-out look at it.
+   * until they have chosen a new one (POST /api/admin/password). Only the `adminSession` rule lets
+   * such a session in.
    */
   readonly pendingAdminUsername?: string | null;
 }
 
-export const passwordChangeRequired = () =>
-  new ApiError(403, 'PASSWORD_CHANGE_REQUIRED', 'Choose a new password before going on: the one you signed in with was generated for the first sign-in');
+/** Where the access check learns who is asking: the session (sessionViewers), or test headers. */
+export interface ViewerSource {
+  /** Who is asking, looked up once per request. */
+  viewerOf(request: FastifyRequest): Promise<Viewer>;
+  /** Looks again, as the store now has it: a long-lived request notices a sign-out elsewhere. */
+  reload(request: FastifyRequest): Promise<Viewer>;
+}
 
 const viewers = new WeakMap<FastifyRequest, Promise<Viewer>>();
 
@@ -39,7 +43,7 @@ async function resolveViewer(db: Queryable, request: FastifyRequest): Promise<Vi
   };
 }
 
-/** The request's viewer, looked up once per request. */
+/** The request's viewer from its session, looked up once per request. */
 export function getViewer(db: Queryable, request: FastifyRequest): Promise<Viewer> {
   let viewer = viewers.get(request);
   if (!viewer) {
@@ -54,23 +58,15 @@ export function forgetViewer(request: FastifyRequest): void {
   viewers.delete(request);
 }
 
-/** A signed-in owner or admin; 401 for nobody. */
-export async function requireViewer(db: Queryable, request: FastifyRequest): Promise<Viewer> {
-  const viewer = await getViewer(db, request);
-  if (!viewer.user && !viewer.adminUsername) throw viewer.pendingAdminUsername ? passwordChangeRequired() : notSignedIn();
-  return viewer;
-}
-
-/** A signed-in owner; 401 for nobody, 403 for an admin without an owner account. */
-export async function requireUser(db: Queryable, request: FastifyRequest): Promise<User> {
-  const viewer = await requireViewer(db, request);
-  if (!viewer.user) throw new ApiError(403, 'OWNER_ACCOUNT_REQUIRED', 'This needs a website owner account; admins manage owners from User Management');
-  return viewer.user;
-}
-
-/** A signed-in admin; 401 for nobody, 403 for a regular user. */
-export async function requireAdmin(db: Queryable, request: FastifyRequest): Promise<string> {
-  const viewer = await requireViewer(db, request);
-  if (!viewer.adminUsername) throw adminRequired();
-  return viewer.adminUsername;
+/** The session-backed viewers of the api. */
+export function sessionViewers(db: Queryable): ViewerSource {
+  return {
+    viewerOf: (request) => getViewer(db, request),
+    async reload(request) {
+      // The session as the store now has it: null data after a sign-out elsewhere or its expiry.
+      await request.session?.reload();
+      forgetViewer(request);
+      return getViewer(db, request);
+    },
+  };
 }
