@@ -1,18 +1,25 @@
-// One test command for the whole repository. Node-side packages share one project; web and widget
-// bring their own configs (browser-like environments) when they exist.
+// One test command for the whole repository (`npm test`). Node-side packages share the 'node'
+// project; web and widget bring their own configs (browser-like environments). Test files run in
+// parallel: nearly all of them wait on Postgres, NATS or Chromium rather than compute, and each uses
+// its own database, bus streams and ports. The scenario tests in `slowTestFiles` run apart, in
+// `npm run test:slow` (vitest.slow.config.ts), which .ci/run also runs.
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { slowTestFiles, testWorkers } from './vitest.shared.ts';
 
 const browserProjects = ['web', 'widget'].filter((dir) => existsSync(`${dir}/vitest.config.ts`));
 
 export default defineConfig({
   test: {
+    maxWorkers: testWorkers(availableParallelism()),
+    globalSetup: ['./infra/src/testing/global-setup.ts'],
     projects: [
       {
         test: {
           name: 'node',
           include: ['{events,infra,projections,services,e2e,bench}/**/*.test.ts'],
-          exclude: ['**/node_modules/**'],
+          exclude: ['**/node_modules/**', ...slowTestFiles],
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 60_000,

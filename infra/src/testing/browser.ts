@@ -8,26 +8,34 @@ import { chromium, type Browser } from 'playwright-core';
 
 export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-/** Chromium with the test flags, plus `extraArgs` (e.g. `--lang=de`, as a visitor's browser language). */
+/** The flags every test browser runs with. */
+export const chromiumArgs: readonly string[] = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--host-resolver-rules=MAP *.example.test 127.0.0.1',
+];
+
+/** Where the test run's shared Chromium listens (global-setup.ts sets it for `npm test`). */
+export const sharedChromiumVariable = 'CONSENTRY_TEST_CHROMIUM_WS';
+
+/**
+ * Chromium with the test flags. Without `extraArgs`, inside `npm test`, a connection to the run's
+ * shared browser: closing it closes this file's contexts and disconnects, and the browser stays up
+ * for the other files. With `extraArgs` (e.g. `--lang=de`, as a visitor's browser language), or
+ * outside the test run (benchmarks, the screenshot tool), a browser of its own.
+ */
 export async function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
+  const shared = process.env[sharedChromiumVariable];
+  if (shared && extraArgs.length === 0) return chromium.connect(shared);
   if (!existsSync(chromiumPath)) {
     throw new Error(`Chromium not found at ${chromiumPath}: apt-get install chromium (or set CHROMIUM_PATH)`);
   }
-  return chromium.launch({
-    executablePath: chromiumPath,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--host-resolver-rules=MAP *.example.test 127.0.0.1',
-      ...extraArgs,
-    ],
-  });
+  return chromium.launch({ executablePath: chromiumPath, headless: true, args: [...chromiumArgs, ...extraArgs] });
 }
 
 /** A free loopback port (bound, then released). */

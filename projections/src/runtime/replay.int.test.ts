@@ -57,7 +57,7 @@ describe('while a replay is in the middle of its transaction', () => {
     const summary = await replaying;
     expect(summary.events).toBeGreaterThanOrEqual(30);
     expect((await getConsentStats(db.pool, { websiteIds: [websiteId] })).totalConsents).toBe(summary.events);
-    const { rows } = await db.pool.query(`SELECT application_name FROM pg_stat_activity WHERE application_name = 'consentry replay writer'`);
+    const { rows } = await db.pool.query(`SELECT application_name FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'consentry replay writer'`);
     expect(rows).toHaveLength(0); // the pooled connection got its name back
   });
 });
