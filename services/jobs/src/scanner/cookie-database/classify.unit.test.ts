@@ -99,19 +99,18 @@ describe('classifying by the checked-in database', () => {
     expect(cookie('__Host-next-auth.csrf-token')).toMatchObject({ platform: 'NextAuth.js' });
   });
 
-  it('classifies 10,000 names in milliseconds', () => {
+  // How fast (around 10 ms for these 10,000 here) is not asserted: tests check results, never time.
+  it('classifies 10,000 names of every kind', () => {
     const classifier = getDefaultCookieClassifier();
-    const names = Array.from({ length: 10_000 }, (_, index) =>
-      [`_ga_${index}`, '_fbp', `unknown_${index}`, `Hm_lvt_${index}`, 'token', `intercom-session-${index}`, `x${index}`][index % 7]!,
-    );
-    const started = performance.now();
-    let classified = 0;
-    for (const [index, name] of names.entries()) {
-      if (classifier.classify({ name, domain: index % 2 ? '.example.com' : null, kind: 'cookie' })) classified += 1;
+    const kinds = [(i: number) => `_ga_${i}`, () => '_fbp', (i: number) => `unknown_${i}`, (i: number) => `Hm_lvt_${i}`, () => 'token', (i: number) => `intercom-session-${i}`, (i: number) => `x${i}`];
+    const known = new Set<number>();
+    for (let index = 0; index < 10_000; index++) {
+      const kind = index % kinds.length;
+      const name = kinds[kind]!(index);
+      if (classifier.classify({ name, domain: index % 2 ? '.example.com' : null, kind: 'cookie' })) known.add(kind);
     }
-    const elapsed = performance.now() - started;
-    expect(classified).toBeGreaterThan(5_000);
-    expect(elapsed).toBeLessThan(250); // measured around 10 ms; the margin is for slow CI machines
+    // The patterns of the database match whatever the suffix; made-up names match nothing.
+    expect([...known].sort()).toEqual([0, 1, 3, 4, 5]);
   });
 });
 
