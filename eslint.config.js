@@ -5,7 +5,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', '.data/**', 'web/src/routeTree.gen.ts', 'coverage/**', 'bench/src/fixtures/**'] },
+  { ignores: ['**/node_modules/**', '**/dist/**', '.data/**', 'web/src/routeTree.gen.ts', 'web/src/lib/api-schema.gen.ts', 'coverage/**', 'bench/src/fixtures/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -1,5 +1,5 @@
 // Builds and serves the React app. The router plugin generates src/routeTree.gen.ts from the files in
-// src/routes and splits each route's component into its own chunk, so `/` loads only what it shows.
+// src/routes and splits each route's component (and loader) into its own chunk, so `/` loads only what it shows.
 // The api serves web/dist on the same origin; in development `/api` is proxied to it.
 import { fileURLToPath } from 'node:url';
 import tailwindcss from '@tailwindcss/vite';
@@ -16,6 +16,12 @@ export default defineConfig({
     tanstackRouter({
       target: 'react',
       autoCodeSplitting: true,
+      codeSplittingOptions: {
+        // The screens' loaders get chunks of their own too: they import their features' query modules,
+        // which `/` never needs, and hovering a link loads a loader's chunk with its data. The landing
+        // page's loader stays in the entry, which `/` loads anyway.
+        splitBehavior: ({ routeId }) => (routeId === '/' ? undefined : [['loader'], ['component'], ['errorComponent'], ['notFoundComponent']]),
+      },
       routesDirectory: `${webRoot}src/routes`,
       generatedRouteTree: `${webRoot}src/routeTree.gen.ts`,
     }),

@@ -5,7 +5,9 @@
 // account, add a website, copy its snippet onto a page of another origin, watch a visitor's Accept
 // arrive on the open dashboard without a reload, export it, verify the installation, brand the
 // banner, and hit the free plan's website limit.
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, serveStaticPages, waitFor } from '@consentry/infra/testing';
@@ -151,7 +153,10 @@ describe('a new owner', () => {
     await page.getByRole('button', { name: 'Export Data' }).click();
     const download = await downloading;
     expect(download.suggestedFilename()).toMatch(/^consentry-consents-all-websites-\d{4}-\d{2}-\d{2}\.csv$/);
-    const csv = await readFile(await download.path(), 'utf8');
+    // Saved through the connection: the run's shared browser keeps downloads on its side.
+    const saved = path.join(await mkdtemp(path.join(tmpdir(), 'consentry-export-')), download.suggestedFilename());
+    await download.saveAs(saved);
+    const csv = await readFile(saved, 'utf8');
     const [header, ...rows] = csv.trim().split(/\r?\n/);
     expect(header).toBe('consentId,timestamp,websiteId,websiteName,websiteDomain,consentChoice,source,policyVersion,ipAddress,userAgent,deviceClass,country,city,email,pageUrl,offeredPurposes,grantedPurposes,method,rule,region');
     expect(rows).toHaveLength(1);

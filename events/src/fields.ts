@@ -1,6 +1,10 @@
 // Bounded field schemas shared by several event families. Each event schema is built from these, so a
 // bound (an id's shape, a timestamp's length, an image's size) is decided once and enforced everywhere.
 import { z } from 'zod';
+import { bannerPositions, bannerThemes, maxPolicyVersionLength } from './contracts';
+
+// The banner's choices are in the browser-safe contracts entry, which the web app offers them from.
+export { bannerPositions, bannerThemes };
 
 /** An id the system or the widget generated: an RFC 9562 UUID. */
 export const uuid = z.uuid();
@@ -56,7 +60,7 @@ export const userId = uuid;
 export const visitorId = z.string().min(1).max(64);
 
 /** The consent policy version a visitor saw; the owner names it (`1`, `2024-05`). */
-export const policyVersion = z.string().min(1).max(64);
+export const policyVersion = z.string().min(1).max(maxPolicyVersionLength);
 
 /** An email address as sent by a mail client: at most 254 characters (RFC 5321 path limit). */
 export const emailAddress = z.email().max(254);
@@ -71,11 +75,9 @@ export const deviceClasses = ['mobile', 'tablet', 'desktop', 'bot', 'unknown'] a
 export const deviceClass = z.enum(deviceClasses);
 export type DeviceClass = z.infer<typeof deviceClass>;
 
-export const bannerPositions = ['bottom', 'top'] as const;
 export const bannerPosition = z.enum(bannerPositions);
 export type BannerPosition = z.infer<typeof bannerPosition>;
 
-export const bannerThemes = ['light', 'dark'] as const;
 export const bannerTheme = z.enum(bannerThemes);
 export type BannerTheme = z.infer<typeof bannerTheme>;
 

@@ -2,12 +2,15 @@
 // which regional rule applied. Consent events, website settings, the widget, the read models and lead
 // identification all speak these names, so they are decided here once.
 import { z } from 'zod';
+import { consentMethods, consentRules, optionalPurposes, regionCodePattern } from './contracts';
+
+// The lists are in the browser-safe contracts entry, which the web app shows from.
+export { consentMethods, consentRules, optionalPurposes };
 
 /** Always on: what keeps the site working. Never a choice, never recorded as one. */
 export const necessaryPurpose = 'necessary';
 
 /** The purposes a visitor may grant or refuse one by one (GDPR: specific consent, one choice each). */
-export const optionalPurposes = ['preferences', 'analytics', 'marketing', 'identification'] as const;
 export const optionalPurpose = z.enum(optionalPurposes);
 export type OptionalPurpose = z.infer<typeof optionalPurpose>;
 
@@ -41,7 +44,6 @@ export const grantedPurposes = z.strictObject({
 export type GrantedPurposes = z.infer<typeof grantedPurposes>;
 
 /** How the purposes were chosen. */
-export const consentMethods = ['accept_all', 'reject_all', 'custom', 'gpc', 'jurisdiction_default'] as const;
 export const consentMethod = z.enum(consentMethods);
 export type ConsentMethod = z.infer<typeof consentMethod>;
 
@@ -50,14 +52,13 @@ export type ConsentMethod = z.infer<typeof consentMethod>;
  * Switzerland, Brazil, and anywhere unknown); `opt_out` grants until the visitor opts out (US states
  * with privacy laws); `notice_only` informs without asking.
  */
-export const consentRules = ['opt_in', 'opt_out', 'notice_only'] as const;
 export const consentRule = z.enum(consentRules);
 export type ConsentRule = z.infer<typeof consentRule>;
 
 /** A region a rule is set for: `EU` (the EU and EEA), an ISO 3166-1 country (`GB`) or a subdivision (`US-CA`). */
 export const regionCode = z
   .string()
-  .regex(/^(?:EU|[A-Z]{2}(?:-[A-Z0-9]{1,3})?)$/, { error: 'Expected EU, a country code (GB) or a subdivision (US-CA)' });
+  .regex(regionCodePattern, { error: 'Expected EU, a country code (GB) or a subdivision (US-CA)' });
 
 /** The rule that applied to a choice, and the region it applied for (null: the region was unknown). */
 export const appliedRule = z.strictObject({ rule: consentRule, region: regionCode.nullable() });

@@ -14,6 +14,27 @@ import {
 } from './fields';
 import { bannerLanguage, bannerTextOverrides } from './banner-texts';
 import { consentRule, offeredPurposes, optionalPurpose, regionCode } from './purposes';
+import {
+  consentLifetimeMonthsMax,
+  consentLifetimeMonthsMin,
+  identificationFormModes,
+  ipAddressModes,
+  maxCookieNameLength,
+  maxRegionRules,
+  maxServiceCookies,
+  maxServiceDescriptionLength,
+  maxServiceNameLength,
+  maxServices,
+  monthlyResolutionCapMax,
+  retentionMonthsMax,
+  retentionMonthsMin,
+  scanIntervalDaysMax,
+  scanIntervalDaysMin,
+} from './contracts';
+
+// The settings' choices and defaults are in the browser-safe contracts entry, which the web app's
+// settings form uses; the bounds below come from there too.
+export { defaultConsentLifetimeMonths, defaultIdentificationForms, defaultScanIntervalDays, identificationFormModes, ipAddressModes } from './contracts';
 
 /**
  * A lowercase hostname without scheme: dot-separated labels of letters, digits and inner hyphens,
@@ -85,28 +106,25 @@ export const WebsiteActivationChanged = defineEvent({
 });
 export type WebsiteActivationChanged = EventOf<typeof WebsiteActivationChanged>;
 
-export const ipAddressModes = ['full', 'truncated'] as const;
 export const ipAddressMode = z.enum(ipAddressModes);
 export type IpAddressMode = z.infer<typeof ipAddressMode>;
 
 /** A service (or a group of cookies) a banner lists under a purpose, entered by the owner. */
 export const purposeService = z.strictObject({
   purpose: optionalPurpose,
-  name: displayText(100),
+  name: displayText(maxServiceNameLength),
   /** What it does, in the owner's words; may be empty. */
-  description: z.string().max(300),
+  description: z.string().max(maxServiceDescriptionLength),
   /** Names of the cookies or storage keys it sets. */
-  cookies: z.array(z.string().min(1).max(100)).max(50),
+  cookies: z.array(z.string().min(1).max(maxCookieNameLength)).max(maxServiceCookies),
 });
 export type PurposeService = z.infer<typeof purposeService>;
 
 /** How long a choice stands before the banner asks again, in months. */
-export const consentLifetimeMonths = z.int().min(1).max(24);
-export const defaultConsentLifetimeMonths = 12;
+export const consentLifetimeMonths = z.int().min(consentLifetimeMonthsMin).max(consentLifetimeMonthsMax);
 
 /** Days between a website's scheduled cookie scans (monthly by default); 0: only scans started by hand. */
-export const scanIntervalDays = z.int().min(0).max(365);
-export const defaultScanIntervalDays = 30;
+export const scanIntervalDays = z.int().min(scanIntervalDaysMin).max(scanIntervalDaysMax);
 
 /**
  * Forms the widget reads an email from once a visitor allowed identification: `all` forms with an
@@ -114,17 +132,15 @@ export const defaultScanIntervalDays = 30;
  * `data-consentry-identify`. Lead identification itself is on when the banner offers the
  * `identification` purpose.
  */
-export const identificationFormModes = ['all', 'marked'] as const;
 export const identificationForms = z.enum(identificationFormModes);
 export type IdentificationForms = z.infer<typeof identificationForms>;
-export const defaultIdentificationForms: IdentificationForms = 'all';
 
 /**
  * The most resolutions (people identified for the first time in a UTC month, docs/identification.md)
  * the owner will pay for on a website in a month; past it, ingest identifies only people already
  * resolved that month. null: unlimited (the default).
  */
-export const monthlyResolutionCap = z.int().min(1).max(10_000_000);
+export const monthlyResolutionCap = z.int().min(1).max(monthlyResolutionCapMax);
 
 /**
  * Whether ingest keeps the query string of the page addresses it records (a consent's page, a page
@@ -136,7 +152,7 @@ export const keepPageQueryStrings = z.boolean();
 /** The owner's rule per region (`EU`, a country `GB`, a US state `US-CA`); regions not named keep the default. */
 export const regionRules = z.record(z.string().max(16), consentRule).superRefine((rules, ctx) => {
   const regions = Object.keys(rules);
-  if (regions.length > 300) ctx.addIssue({ code: 'custom', message: 'Expected at most 300 regions' });
+  if (regions.length > maxRegionRules) ctx.addIssue({ code: 'custom', message: `Expected at most ${maxRegionRules} regions` });
   for (const region of regions) {
     if (!regionCode.safeParse(region).success) {
       ctx.addIssue({ code: 'custom', path: [region], message: 'Expected EU, a country code (GB) or a subdivision (US-CA)' });
@@ -169,7 +185,7 @@ const websiteSettingNames = [
 export const WebsiteSettingsChangedData = z
   .strictObject({
     websiteId,
-    retentionMonths: z.int().min(1).max(120).optional(),
+    retentionMonths: z.int().min(retentionMonthsMin).max(retentionMonthsMax).optional(),
     ipAddressMode: ipAddressMode.optional(),
     bannerPosition: bannerPosition.optional(),
     bannerTheme: bannerTheme.optional(),
@@ -179,7 +195,7 @@ export const WebsiteSettingsChangedData = z
     /** The optional purposes the banner asks for; changing them asks every visitor again. */
     purposes: offeredPurposes.min(1, { error: 'Expected at least one purpose to ask for' }).optional(),
     /** The services listed under the purposes (the whole list; it replaces the previous one). */
-    services: z.array(purposeService).max(200).optional(),
+    services: z.array(purposeService).max(maxServices).optional(),
     consentLifetimeMonths: consentLifetimeMonths.optional(),
     /** The banner's language for visitors whose languages we have no texts for. */
     defaultLanguage: bannerLanguage.optional(),

@@ -26,28 +26,22 @@ import { texts as ro } from './languages/ro';
 import { texts as sk } from './languages/sk';
 import { texts as sl } from './languages/sl';
 import { texts as sv } from './languages/sv';
+import { bannerLanguages } from '../contracts';
 import { bannerText, bannerTextKeys, englishTexts, type BannerTextKey, type BannerTexts } from './texts';
 
 export * from './texts';
-
-export const bannerLanguages = [
-  'bg', 'cs', 'da', 'de', 'el', 'en', 'es', 'et', 'fi', 'fr', 'ga', 'hr', 'hu',
-  'it', 'lt', 'lv', 'mt', 'nl', 'pl', 'pt', 'ro', 'sk', 'sl', 'sv', 'ar',
-] as const;
+// The languages, the default and the direction are in the browser-safe contracts entry.
+export { bannerLanguages, defaultBannerLanguage, textDirection } from '../contracts';
 export const bannerLanguage = z.enum(bannerLanguages, {
   error: `Expected one of the banner's languages: ${bannerLanguages.join(', ')}`,
 });
 export type BannerLanguage = z.infer<typeof bannerLanguage>;
-export const defaultBannerLanguage: BannerLanguage = 'en';
 
 /** The texts we ship, per language. */
 export const shippedTexts: Readonly<Record<BannerLanguage, BannerTexts>> = {
   bg, cs, da, de, el, en: englishTexts, es, et, fi, fr, ga, hr, hu,
   it, lt, lv, mt, nl, pl, pt, ro, sk, sl, sv, ar,
 };
-
-const rightToLeft: ReadonlySet<BannerLanguage> = new Set(['ar']);
-export const textDirection = (language: BannerLanguage): 'ltr' | 'rtl' => (rightToLeft.has(language) ? 'rtl' : 'ltr');
 
 /** An owner's own wording, per language and text; what is not overridden stays ours. */
 export const bannerTextOverrides = z.partialRecord(bannerLanguage, z.partialRecord(z.enum(bannerTextKeys), bannerText));

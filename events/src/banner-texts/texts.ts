@@ -4,43 +4,16 @@
 // words. `{company}` and `{purpose}` are filled in by the widget.
 import { z } from 'zod';
 
-export const bannerTextKeys = [
-  'title',
-  'notice',
-  'privacyPolicy',
-  'acceptAll',
-  'rejectAll',
-  'customize',
-  'settings',
-  'centreTitle',
-  'centreIntro',
-  'save',
-  'close',
-  'alwaysOn',
-  'services',
-  'necessary',
-  'necessaryDescription',
-  'preferences',
-  'preferencesDescription',
-  'analytics',
-  'analyticsDescription',
-  'marketing',
-  'marketingDescription',
-  'identification',
-  'identificationDescription',
-  'doNotSell',
-  'optedOut',
-  'blocked',
-  'enable',
-] as const;
-export type BannerTextKey = (typeof bannerTextKeys)[number];
-export type BannerTexts = Readonly<Record<BannerTextKey, string>>;
+import { maxBannerTextLength, type BannerTexts } from '../contracts';
+
+// The keys are in the browser-safe contracts entry, which the web app's editor lists too.
+export { bannerTextKeys, type BannerTextKey, type BannerTexts } from '../contracts';
 
 /** One text as an owner may override it: shown as plain text, never markup. */
 export const bannerText = z
   .string()
   .min(1)
-  .max(600)
+  .max(maxBannerTextLength)
   .refine((text) => text.trim().length > 0, { error: 'Must not be blank' });
 
 /** English, the reference every translation follows (same keys, same placeholders). */

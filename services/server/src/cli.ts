@@ -11,6 +11,7 @@ import { runReceipt, runSeal, runVerify } from './commands/ledger';
 import { runPurge } from './commands/purge';
 import { runSubject } from './commands/subject';
 import { runMigrate } from './commands/migrate';
+import { runOpenApi } from './commands/openapi';
 import { runReplay } from './commands/replay';
 import { runScan } from './commands/scan';
 import { runStart } from './commands/start';
@@ -49,6 +50,8 @@ Commands:
                               city, and what identified them (email, name, company, enrichment)
   admin create --username NAME [--password-stdin]
                               create an admin, or set a new password for one
+  openapi                     print the api's OpenAPI document (what /api/docs/json answers) as
+                              JSON; needs no database and no configuration
   help                        show this help
 `;
 
@@ -62,6 +65,8 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stdout.write(usage);
     return 0;
   }
+  // The document depends on the routes alone, so it is printed before any configuration is read.
+  if (command === 'openapi') return runOpenApi(rest);
   const config = loadConfig();
   switch (command) {
     case 'start':

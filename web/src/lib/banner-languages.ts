@@ -1,15 +1,10 @@
-// The languages the banner speaks, as the api names them (events/src/banner-texts/index.ts: the 24
-// official EU languages and Arabic) and as the app shows them: the English name with the language's
-// own, "German (Deutsch)". Website settings and the Installation preview both choose from these.
+// The languages the banner speaks, as the api names them (@consentry/events/contracts: the 24
+// official EU languages and Arabic, the default and each one's direction) and as the app shows them:
+// the English name with the language's own, "German (Deutsch)". Website settings and the
+// Installation preview both choose from these.
+import { bannerLanguages, type BannerLanguage } from '@consentry/events/contracts';
 
-export const bannerLanguages = [
-  'bg', 'cs', 'da', 'de', 'el', 'en', 'es', 'et', 'fi', 'fr', 'ga', 'hr', 'hu',
-  'it', 'lt', 'lv', 'mt', 'nl', 'pl', 'pt', 'ro', 'sk', 'sl', 'sv', 'ar',
-] as const;
-export type BannerLanguage = (typeof bannerLanguages)[number];
-
-/** Visitors whose browser languages have none of the banner's get this one unless the website says otherwise. */
-export const defaultBannerLanguage: BannerLanguage = 'en';
+export { bannerLanguages, defaultBannerLanguage, textDirection, type BannerLanguage } from '@consentry/events/contracts';
 
 const names: Record<BannerLanguage, { english: string; own: string }> = {
   bg: { english: 'Bulgarian', own: 'Български' },
@@ -57,11 +52,4 @@ export const bannerLanguagesByName: readonly BannerLanguage[] = [...bannerLangua
 
 export function isBannerLanguage(value: unknown): value is BannerLanguage {
   return typeof value === 'string' && (bannerLanguages as readonly string[]).includes(value);
-}
-
-const rightToLeft: ReadonlySet<BannerLanguage> = new Set(['ar']);
-
-/** The direction the language is written in, as the widget config's `dir` says it. */
-export function getTextDirection(language: BannerLanguage): 'ltr' | 'rtl' {
-  return rightToLeft.has(language) ? 'rtl' : 'ltr';
 }

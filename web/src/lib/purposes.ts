@@ -1,10 +1,10 @@
 // The purposes a visitor can allow on a website's banner and how a choice was made, as the api names
-// them (events/src/purposes.ts) and as the app shows them. Settings, the consent records and the
-// purpose statistics all use these, so the names and their order are decided once.
+// them (@consentry/events/contracts: the purposes in the order the api and the banner use, and the
+// methods) and as the app shows them. Settings, the consent records and the purpose statistics all
+// use these, so the names and their order are decided once.
+import { optionalPurposes, type ConsentMethod, type OptionalPurpose } from '@consentry/events/contracts';
 
-/** The purposes asked one by one, in the order the api and the banner use. */
-export const optionalPurposes = ['preferences', 'analytics', 'marketing', 'identification'] as const;
-export type OptionalPurpose = (typeof optionalPurposes)[number];
+export { optionalPurposes, type ConsentMethod, type OptionalPurpose } from '@consentry/events/contracts';
 
 export const purposeLabels: Record<OptionalPurpose, string> = {
   preferences: 'Preferences',
@@ -20,10 +20,6 @@ export const purposeDescriptions: Record<OptionalPurpose, string> = {
   marketing: 'Show relevant ads and measure how well they work, on this site and others.',
   identification: 'Identify visitors as business contacts from the details they enter or their company network.',
 };
-
-/** How a choice was made. */
-export const consentMethods = ['accept_all', 'reject_all', 'custom', 'gpc', 'jurisdiction_default'] as const;
-export type ConsentMethod = (typeof consentMethods)[number];
 
 export const consentMethodLabels: Record<ConsentMethod, string> = {
   accept_all: 'Accept All',

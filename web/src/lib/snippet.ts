@@ -1,8 +1,8 @@
 // The embed snippet owners paste into their site (spec section 7): widget.js from this product's own
 // host, configured by data-* attributes. Defaults are position bottom and theme light.
+import type { BannerPosition, BannerTheme } from '@consentry/events/contracts';
 
-export type BannerPosition = 'bottom' | 'top';
-export type BannerTheme = 'light' | 'dark';
+export type { BannerPosition, BannerTheme } from '@consentry/events/contracts';
 
 export const defaultBannerPosition: BannerPosition = 'bottom';
 export const defaultBannerTheme: BannerTheme = 'light';

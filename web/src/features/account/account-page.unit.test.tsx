@@ -8,7 +8,18 @@ import { jsonResponse, renderInApp, stubFetch } from '../../test/render';
 import { currentUserQueryOptions, type SessionUser } from '../auth/queries';
 import { AccountPage } from './account-page';
 
-const owner: SessionUser = { id: 'u1', email: 'ada@example.com', firstName: 'Ada', lastName: 'Lovelace', subscriptionTier: 'free' };
+const owner: SessionUser = {
+  id: 'u1',
+  email: 'ada@example.com',
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  profileImageUrl: null,
+  subscriptionTier: 'free',
+  subscriptionStatus: 'active',
+  maxWebsites: 1,
+  maxConsentsPerMonth: 10_000,
+  isActive: true,
+};
 const errorResponse = (status: number, code: string, message: string) => jsonResponse({ error: { code, message } }, status);
 
 /** The sessions the page reads (the owner, no admin) plus the routes a test adds. */

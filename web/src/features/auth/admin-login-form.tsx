@@ -8,12 +8,11 @@ import { useToast } from '../../components/toaster';
 import { Button } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
+import type { ApiSchemas } from '../../lib/api-types';
 import { currentAdminQueryOptions } from './queries';
 
-interface AdminLoginAnswer {
-  success?: boolean;
-  error?: string;
-}
+/** Partial: any JSON object is read as an answer, and a refusal by something other than the sign-in (a proxy) lacks its fields. */
+type AdminLoginAnswer = Partial<ApiSchemas['AdminLoginAnswer']>;
 
 function parseAdminLoginAnswer(text: string): AdminLoginAnswer {
   try {

@@ -6,14 +6,15 @@ import { useEffect } from 'react';
 import { LoadingState } from '../../components/query-state';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { getServerMessage, sendJson } from '../../lib/api';
-import { currentUserQueryOptions, type SessionUser } from './queries';
+import type { ApiAnswer } from '../../lib/api-types';
+import { currentUserQueryOptions } from './queries';
 
 export function ConfirmEmailPage({ token }: { token: string }) {
   const queryClient = useQueryClient();
   const router = useRouter();
   const confirmation = useQuery({
     queryKey: ['confirm-email', token],
-    queryFn: () => sendJson<{ user: SessionUser }>('POST', '/api/auth/confirm-email', { token }),
+    queryFn: () => sendJson<ApiAnswer<'/api/auth/confirm-email', 'post', 201>>('POST', '/api/auth/confirm-email', { token }),
     retry: false,
     staleTime: Infinity,
     gcTime: Infinity,

@@ -17,13 +17,14 @@ import { Input } from "../../components/ui/input";
 import { Label } from "../../components/ui/label";
 import { getServerMessage, sendJson } from "../../lib/api";
 import { minPasswordLength } from "./login-forms";
-import { currentUserQueryOptions, type SessionUser } from "./queries";
+import type { ApiAnswer } from "../../lib/api-types";
+import { currentUserQueryOptions } from "./queries";
 
 export function InvitationPage({ token }: { token: string }) {
   const invitation = useQuery({
     queryKey: ["invitation", token],
     queryFn: () =>
-      sendJson<{ email: string; expiresAt: string }>(
+      sendJson<ApiAnswer<"/api/auth/invitation", "post">>(
         "POST",
         "/api/auth/invitation",
         { token },
@@ -44,7 +45,7 @@ export function InvitationPage({ token }: { token: string }) {
     setBusy(true);
     setFailure(null);
     try {
-      const { user } = await sendJson<{ user: SessionUser }>(
+      const { user } = await sendJson<ApiAnswer<"/api/auth/invitation/accept", "post", 201>>(
         "POST",
         "/api/auth/invitation/accept",
         { token, password, firstName, lastName },

@@ -6,17 +6,12 @@ import { Button } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { ApiError, getServerMessage, sendJson } from '../../lib/api';
-import { currentUserQueryOptions, type SessionUser } from './queries';
+import type { ApiAnswer } from '../../lib/api-types';
+import { currentUserQueryOptions } from './queries';
 
-interface AuthAnswer {
-  user: SessionUser;
-}
-
-/** Registration when the server sends confirmation emails: the same answer for every address. */
-interface ConfirmationSent {
-  status: 'confirmation_sent';
-  message: string;
-}
+type AuthAnswer = ApiAnswer<'/api/auth/login', 'post'>;
+/** 201 signed in; 202 when the server sends confirmation emails: the same answer for every address. */
+type RegistrationAnswer = ApiAnswer<'/api/auth/register', 'post', 201> | ApiAnswer<'/api/auth/register', 'post', 202>;
 
 export type AuthMode = 'sign-in' | 'register';
 
@@ -48,7 +43,7 @@ export function OwnerLoginForm({ mode, onSignedIn }: { mode: AuthMode; onSignedI
       const answer =
         mode === 'sign-in'
           ? await sendJson<AuthAnswer>('POST', '/api/auth/login', { email, password })
-          : await sendJson<AuthAnswer | ConfirmationSent>('POST', '/api/auth/register', { email, password, firstName, lastName });
+          : await sendJson<RegistrationAnswer>('POST', '/api/auth/register', { email, password, firstName, lastName });
       if ('status' in answer) {
         setNotice(answer.message);
         return;

@@ -2,23 +2,13 @@
 // from its own endpoint and is null when nobody is signed in that way. Neither is retried.
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { getJsonOrNull } from '../../lib/api';
+import type { ApiSchemas } from '../../lib/api-types';
 
-/** The signed-in owner as /api/auth/user answers (spec: fields not shown; these are the ones used). */
-export interface SessionUser {
-  id: string;
-  email?: string | null;
-  firstName?: string | null;
-  lastName?: string | null;
-  profileImageUrl?: string | null;
-  /** The plan tier (free, basic, pro, business, …). */
-  subscriptionTier?: string;
-}
+/** The signed-in owner as /api/auth/user answers. */
+export type SessionUser = ApiSchemas['User'];
 
-export interface AdminSession {
-  username: string;
-  /** Signed in with the generated first-admin password: /admin/password before anything else. */
-  mustChangePassword?: boolean;
-}
+/** `mustChangePassword`: signed in with the generated first-admin password, /admin/password before anything else. */
+export type AdminSession = ApiSchemas['Admin'];
 
 export interface Session {
   user: SessionUser | null;

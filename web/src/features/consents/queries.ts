@@ -1,25 +1,10 @@
 // Individual consent records, newest first.
 import { queryOptions } from '@tanstack/react-query';
 import { getJson } from '../../lib/api';
-import type { ConsentMethod, OptionalPurpose } from '../../lib/purposes';
+import type { ApiSchemas } from '../../lib/api-types';
 
-export interface ConsentRecord {
-  id: string;
-  websiteId: string;
-  timestamp: string;
-  consentChoice: string;
-  country?: string | null;
-  city?: string | null;
-  email?: string | null;
-  ipAddress?: string | null;
-  /** The optional purposes the banner asked for, and those the visitor granted (canonical order). */
-  offeredPurposes?: OptionalPurpose[];
-  grantedPurposes?: OptionalPurpose[];
-  method?: ConsentMethod;
-  /** The regional rule that applied (`opt_in`, `opt_out`, `notice_only`) and the region it was for. */
-  rule?: string;
-  region?: string | null;
-}
+/** One choice: the purposes its banner asked for and those granted (canonical order), the method, and the regional rule that applied. */
+export type ConsentRecord = ApiSchemas['ConsentRecord'];
 
 /** Dashboard page size (spec section 9). */
 export const recentConsentsLimit = 10;

@@ -1,24 +1,10 @@
 // Events a projection could not apply and set aside (admin only; GET /api/admin/dead-letters).
 import { queryOptions } from '@tanstack/react-query';
 import { getJson } from '../../lib/api';
+import type { ApiAnswer, ApiSchemas } from '../../lib/api-types';
 
-export interface DeadLetter {
-  projection: string;
-  eventId: string;
-  eventType: string;
-  position: number;
-  error: string;
-  attempts: number;
-  firstFailedAt: string;
-  lastFailedAt: string;
-  resolvedAt: string | null;
-}
-
-export interface RetryResult {
-  applied: number;
-  gone: number;
-  stillFailing: Array<{ projection: string; eventId: string; error: string }>;
-}
+export type DeadLetter = ApiSchemas['DeadLetter'];
+export type RetryResult = ApiAnswer<'/api/admin/dead-letters/retry', 'post'>;
 
 export function deadLettersQueryOptions() {
   return queryOptions({

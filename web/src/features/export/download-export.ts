@@ -1,14 +1,11 @@
 // Downloads a consent export (GET /api/export/consents), or any other file the api serves (the
 // leads' CSV and audience files), as a file. The api names the file in Content-Disposition; when it
 // does not, the name says what and when.
+import type { ApiQuery } from '../../lib/api-types';
 
-export type ExportFormat = 'csv' | 'json';
-
-export interface ExportRequest {
-  format: ExportFormat;
-  /** Omitted for all websites. */
-  websiteId?: string;
-}
+/** `websiteId` omitted for all websites. */
+export type ExportRequest = Required<Pick<ApiQuery<'/api/export/consents'>, 'format'>> & Pick<ApiQuery<'/api/export/consents'>, 'websiteId'>;
+export type ExportFormat = ExportRequest['format'];
 
 export interface ExportedFile {
   fileName: string;

@@ -2,8 +2,12 @@
 // protocol.md) in one language: the texts with the owner's wording applied, their direction, the
 // purposes asked for and the services under them, as the banner and preference centre show them.
 // Keyed ['widget-config', embedCode, language]; saving website settings marks these stale.
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { ApiError } from '../../lib/api';
+import { prefetchScreenData } from '../../lib/screen-data';
+import type { Session } from '../auth/queries';
+import { ownerBrandingQueryOptions, publicBrandingQueryOptions } from '../site/queries';
+import { websitesQueryOptions } from '../websites/queries';
 import type { BannerLanguage } from '../../lib/banner-languages';
 import type { OptionalPurpose } from '../../lib/purposes';
 
@@ -37,4 +41,15 @@ export function widgetConfigQueryOptions(embedCode: string, language: BannerLang
       return (await response.json()) as WidgetConfig;
     },
   });
+}
+
+/**
+ * What the Installation screen reads on entry, for its routes' loaders: the websites, and the
+ * branding its previews wear (an owner's own, or the installation's for an admin).
+ */
+export function prefetchInstallationPage(queryClient: QueryClient, session: Session): void {
+  return prefetchScreenData([
+    queryClient.ensureQueryData(websitesQueryOptions()),
+    queryClient.ensureQueryData(session.user ? ownerBrandingQueryOptions() : publicBrandingQueryOptions()),
+  ]);
 }

@@ -3,28 +3,17 @@
 // page without the snippet is `success: false` with the reason, and either way the api says when the
 // ledger last received an event from the site.
 import { sendJson } from '../../lib/api';
+import type { ApiAnswer } from '../../lib/api-types';
 
 export type VerificationState = 'idle' | 'testing' | 'success' | 'error';
 
-/** What the api checked (`details` of its answer). */
-export interface VerificationDetails {
-  /** The page fetched last; null when none could be fetched. */
-  url: string | null;
-  statusCode: number | null;
-  scriptFound: boolean;
-  embedCodeFound: boolean;
-  /** Why verification failed; null on success. */
-  reason: string | null;
-  /** When the ledger last received an event from this website; null for never. */
-  lastEventAt: string | null;
-}
-
-export interface VerificationAnswer {
-  success: boolean;
-  message?: string;
-  error?: string;
-  details?: VerificationDetails;
-}
+export type VerificationAnswer = ApiAnswer<'/api/verify-installation', 'post'>;
+/**
+ * What the api checked: the page fetched last (`url` null when none could be), why verification
+ * failed (`reason`, null on success), and when the ledger last received an event from this website
+ * (`lastEventAt`, null for never).
+ */
+export type VerificationDetails = VerificationAnswer['details'];
 
 export interface VerificationResult {
   state: 'success' | 'error';

@@ -1,9 +1,24 @@
 // The notification count: consents of the last 24 hours among the latest 50 records (spec section 9).
 import { describe, expect, it } from 'vitest';
+import type { ConsentRecord } from '../consents/queries';
 import { countRecentActivity, describeCapAlert, formatRecentCount } from './notifications-menu';
 
 const now = Date.parse('2024-05-20T12:00:00Z');
-const at = (iso: string) => ({ id: iso, websiteId: 'w1', timestamp: iso, consentChoice: 'accepted' });
+const at = (iso: string): ConsentRecord => ({
+  id: iso,
+  websiteId: 'w1',
+  timestamp: iso,
+  consentChoice: 'accepted',
+  country: null,
+  city: null,
+  email: null,
+  ipAddress: null,
+  offeredPurposes: ['analytics'],
+  grantedPurposes: ['analytics'],
+  method: 'accept_all',
+  rule: 'opt_in',
+  region: null,
+});
 
 describe('recent activity count', () => {
   it('counts the records of the last 24 hours only', () => {

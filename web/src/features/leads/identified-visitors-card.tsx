@@ -11,15 +11,12 @@ import { Progress } from '../../components/ui/progress';
 import { formatNumber, formatRate } from '../../lib/format';
 import { lastDaysRange } from '../analytics/date-range';
 import { describeIdentificationCounts, describeIdentificationRate, getIdentificationRate } from './labels';
-import { leadsSummaryQueryOptions } from './queries';
-
-/** The days the card measures: the dashboard's trend window, so both speak of the same 30 days. */
-export const identifiedVisitorsDays = 30;
+import { identifiedVisitorsDays, identifiedVisitorsQueryOptions } from './queries';
 
 export function IdentifiedVisitorsCard({ className }: { className?: string }) {
   // Fixed when the dashboard opens, so the query key does not change under it.
   const [range] = useState(() => lastDaysRange(identifiedVisitorsDays));
-  const summary = useQuery(leadsSummaryQueryOptions({ from: range.startDate, to: range.endDate }));
+  const summary = useQuery(identifiedVisitorsQueryOptions(range));
   const rate = summary.data ? getIdentificationRate(summary.data) : null;
 
   return (

@@ -1,16 +1,18 @@
 // The search parameters of /leads (kept in the URL, so a filtered list can be linked to and the Back
 // button works) and the api URLs built from them: the list's keyset pages, the CSV export and the
-// audience files. Names match the api's query parameters (docs/identification.md).
+// audience files. Names and values are the api's query parameters (docs/identification.md).
+import type { ApiQuery } from '../../lib/api-types';
 
-export const leadStatuses = ['granted', 'withdrawn'] as const;
-export type LeadStatusFilter = (typeof leadStatuses)[number];
+type LeadsQuery = ApiQuery<'/api/leads'>;
+export type LeadStatusFilter = NonNullable<LeadsQuery['status']>;
+export type EnrichmentFilter = NonNullable<LeadsQuery['enrichment']>;
+export type LeadSortColumn = NonNullable<LeadsQuery['sort']>;
+export type SortOrder = NonNullable<LeadsQuery['order']>;
 
-export const enrichmentFilters = ['none', 'pending', 'enriched', 'failed'] as const;
-export type EnrichmentFilter = (typeof enrichmentFilters)[number];
-
-export const leadSortColumns = ['lastSeen', 'identifiedAt', 'email'] as const;
-export type LeadSortColumn = (typeof leadSortColumns)[number];
-export type SortOrder = 'asc' | 'desc';
+/** The values the filters and the sort offer, in their order. */
+export const leadStatuses = ['granted', 'withdrawn'] as const satisfies readonly LeadStatusFilter[];
+export const enrichmentFilters = ['none', 'pending', 'enriched', 'failed'] as const satisfies readonly EnrichmentFilter[];
+export const leadSortColumns = ['lastSeen', 'identifiedAt', 'email'] as const satisfies readonly LeadSortColumn[];
 
 export interface LeadsSearch {
   websiteId?: string;

@@ -3,42 +3,15 @@
 // which the api's live updates name when the analytics read models advance.
 import { queryOptions } from '@tanstack/react-query';
 import { getJson } from '../../lib/api';
+import type { ApiAnswer, ApiSchemas } from '../../lib/api-types';
 
-export type RecommendationSeverity = 'critical' | 'high' | 'medium' | 'low';
-export type RecommendationType = 'consent_rate' | 'compliance' | 'user_experience' | 'performance' | 'legal';
-export type ImplementationDifficulty = 'easy' | 'medium' | 'hard';
-
-export interface Recommendation {
-  /** `<rule id>:<website id>`, stable from one report to the next. */
-  id: string;
-  type: RecommendationType;
-  severity: RecommendationSeverity;
-  title: string;
-  description: string;
-  impact: string;
-  actionItems: string[];
-  estimatedImprovement: string;
-  timeToImplement: string;
-  implementationDifficulty: ImplementationDifficulty;
-  /** Lower is more urgent; reports come sorted by it. */
-  priority: number;
-  relatedMetrics: string[];
-}
-
-export interface RecommendationReport {
-  consentRate: number;
-  totalConsents: number;
-  mobileConsentRate: number;
-  desktopConsentRate: number;
-  recommendations: Recommendation[];
-}
-
-export interface WebsiteRecommendations {
-  website: { id: string; name: string; domain: string };
-  consentRate: number;
-  totalConsents: number;
-  recommendations: Recommendation[];
-}
+export type RecommendationReport = ApiSchemas['RecommendationReport'];
+/** `id` is `<rule id>:<website id>`, stable from one report to the next; reports come sorted by `priority`, lower first. */
+export type Recommendation = RecommendationReport['recommendations'][number];
+export type RecommendationSeverity = Recommendation['severity'];
+export type RecommendationType = Recommendation['type'];
+export type ImplementationDifficulty = Recommendation['implementationDifficulty'];
+export type WebsiteRecommendations = ApiAnswer<'/api/recommendations/all'>[number];
 
 export const recommendationPeriods = [7, 30, 90] as const;
 export type RecommendationPeriod = (typeof recommendationPeriods)[number];

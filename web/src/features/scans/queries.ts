@@ -1,89 +1,38 @@
 // A website's cookie and tracker scans (docs/scanner.md): the scan history (['scans', websiteId]),
 // one scan's report (['scans', 'report', scanId]) and the owner's own purposes for items
-// (['item-purposes', websiteId]). The shapes are the api's (services/api/src/scans/routes.ts).
+// (['item-purposes', websiteId]). The shapes are the api's, generated from its OpenAPI document.
 //
 // The history is the one query of the app refetched on a timer, and only while a scan waits or runs:
 // the runner records its progress in a read model no live update names, so polling is the only way
 // to follow it. Once no scan is open the timer stops and the app's "never refetch" default holds.
+import { defaultScanIntervalDays, scanIntervalDaysMax, scanIntervalDaysMin } from '@consentry/events/contracts';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { getErrorCode, getJson, sendJson } from '../../lib/api';
+import type { ApiAnswer, ApiBody, ApiSchemas } from '../../lib/api-types';
 import { websiteSettingsQueryOptions, type WebsiteSettings } from '../website-settings/queries';
 
-export const scannedPurposes = ['necessary', 'preferences', 'analytics', 'marketing'] as const;
-export type ScannedPurpose = (typeof scannedPurposes)[number];
+export type ScanSummary = ApiSchemas['ScanSummary'];
+export type ScanStatus = ScanSummary['status'];
+export type ScanProgress = ScanSummary['progress'];
+/** A scan with every item it saw, classified, and its findings, most serious first. */
+export type ScanReport = ApiSchemas['ScanReport'];
+/**
+ * One cookie or storage key a scan saw, as classified: `domain` is the cookie's or the origin's host,
+ * `purpose` null is Unclassified (for the owner to assign), `retention` the database's or the
+ * cookie's own expiry (ISO) or 'session'.
+ */
+export type ScannedItem = ScanReport['items'][number];
+/** `subject` null for a page-level finding (banner missing); at most 50 `pages` listed, `pageCount` counts them all. */
+export type ScanFinding = ScanReport['findings'][number];
+export type FindingCode = ScanFinding['code'];
+export type FindingSeverity = ScanFinding['severity'];
+export type ItemPurposeAssignment = ApiAnswer<'/api/websites/{id}/item-purposes'>[number];
+export type StorageKind = ItemPurposeAssignment['kind'];
+export type ScannedPurpose = ItemPurposeAssignment['purpose'];
 
-export const storageKinds = ['cookie', 'localStorage', 'sessionStorage'] as const;
-export type StorageKind = (typeof storageKinds)[number];
-
-export type ScanStatus = 'queued' | 'running' | 'completed' | 'failed';
-export type FindingCode = 'set_before_consent' | 'set_after_reject' | 'banner_missing' | 'declared_not_seen' | 'seen_not_declared';
-export type FindingSeverity = 'critical' | 'high' | 'medium' | 'low';
-
-export interface ScanProgress {
-  pagesDone: number;
-  pagesPlanned: number;
-  currentUrl: string | null;
-}
-
-export interface ScanSummary {
-  scanId: string;
-  websiteId: string;
-  trigger: 'owner' | 'schedule' | 'cli';
-  requestedBy: string | null;
-  maxPages: number;
-  status: ScanStatus;
-  requestedAt: string;
-  startedAt: string | null;
-  completedAt: string | null;
-  pagesScanned: number | null;
-  truncated: boolean | null;
-  failureReason: string | null;
-  findingCount: number;
-  progress: ScanProgress;
-}
-
-/** One cookie or storage key a scan saw, as classified. */
-export interface ScannedItem {
-  kind: StorageKind;
-  name: string;
-  /** The cookie's domain, or the origin's host for storage keys. */
-  domain: string;
-  /** null: Unclassified, for the owner to assign. */
-  purpose: ScannedPurpose | null;
-  source: 'owner' | 'database' | null;
-  platform: string | null;
-  controller: string | null;
-  /** The database's retention, or the cookie's own expiry (ISO) or 'session'. */
-  retention: string | null;
-  firstParty: boolean;
-  firstSeenUrl: string;
-  seenBefore: boolean;
-  seenAfterAccept: boolean;
-  seenAfterReject: boolean;
-}
-
-export interface ScanFinding {
-  code: FindingCode;
-  severity: FindingSeverity;
-  /** The item or host it is about; null for a page-level finding (banner missing). */
-  subject: string | null;
-  message: string;
-  /** At most 50 listed; `pageCount` counts them all. */
-  pages: string[];
-  pageCount: number;
-}
-
-export interface ScanReport extends ScanSummary {
-  items: ScannedItem[];
-  /** Most serious first. */
-  findings: ScanFinding[];
-}
-
-export interface ItemPurposeAssignment {
-  kind: StorageKind;
-  name: string;
-  purpose: ScannedPurpose;
-}
+/** Every purpose and kind the api names, in the order the report's selects list them. */
+export const scannedPurposes = ['necessary', 'preferences', 'analytics', 'marketing'] as const satisfies readonly ScannedPurpose[];
+export const storageKinds = ['cookie', 'localStorage', 'sessionStorage'] as const satisfies readonly StorageKind[];
 
 /** How often the history is refetched while a scan waits or runs. */
 export const scanPollIntervalMs = 2_000;
@@ -132,12 +81,8 @@ export function useStartScan(websiteId: string) {
   });
 }
 
-export interface PurposeAssignment {
-  kind: StorageKind;
-  name: string;
-  /** null hands the item back to the Open Cookie Database (or Unclassified). */
-  purpose: ScannedPurpose | null;
-}
+/** `purpose` null hands the item back to the Open Cookie Database (or Unclassified). */
+export type PurposeAssignment = ApiBody<'/api/websites/{id}/item-purposes', 'post'>;
 
 /** Records the owner's purpose for an item; the api answers every assignment of the website. */
 export function useAssignItemPurpose(websiteId: string) {
@@ -151,9 +96,7 @@ export function useAssignItemPurpose(websiteId: string) {
 }
 
 /** How often the system scans the website on its own, in days; 0: never (scheduled scans off). */
-export const scanIntervalDaysMin = 0;
-export const scanIntervalDaysMax = 365;
-export const defaultScanIntervalDays = 30;
+export { defaultScanIntervalDays, scanIntervalDaysMax, scanIntervalDaysMin };
 
 export const scanIntervalProblem = `Enter a whole number of days from ${scanIntervalDaysMin} to ${scanIntervalDaysMax}.`;
 
@@ -168,9 +111,6 @@ export function checkScanIntervalDays(input: string): Checked {
   return { ok: true, value: days };
 }
 
-/** The website settings with the scan schedule, which the settings query's answer carries. */
-export type ScanScheduleSettings = WebsiteSettings & { scanIntervalDays?: number };
-
 /**
  * Changes how often the website is scanned on its own: a PATCH of the website settings naming only
  * `scanIntervalDays`. Afterwards only this website's settings query is refetched.
@@ -179,7 +119,7 @@ export function useUpdateScanInterval(websiteId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (scanIntervalDays: number) =>
-      sendJson<ScanScheduleSettings>('PATCH', `${websitePath(websiteId)}/settings`, { scanIntervalDays }),
+      sendJson<WebsiteSettings>('PATCH', `${websitePath(websiteId)}/settings`, { scanIntervalDays }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: websiteSettingsQueryOptions(websiteId).queryKey, exact: true }),
   });
 }

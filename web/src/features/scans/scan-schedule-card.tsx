@@ -9,20 +9,19 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../..
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { getErrorStatus, getServerMessage } from '../../lib/api';
-import { websiteSettingsQueryOptions } from '../website-settings/queries';
+import { websiteSettingsQueryOptions, type WebsiteSettings } from '../website-settings/queries';
 import {
   checkScanIntervalDays,
   defaultScanIntervalDays,
   scanIntervalDaysMax,
   scanIntervalDaysMin,
   useUpdateScanInterval,
-  type ScanScheduleSettings,
 } from './queries';
 
 export function ScanScheduleCard({ websiteId }: { websiteId: string }) {
   const settings = useQuery({
     ...websiteSettingsQueryOptions(websiteId),
-    select: (saved: ScanScheduleSettings) => saved.scanIntervalDays ?? defaultScanIntervalDays,
+    select: (saved: WebsiteSettings) => saved.scanIntervalDays ?? defaultScanIntervalDays,
   });
   return (
     <Card role="region" aria-labelledby="scan-schedule-title">

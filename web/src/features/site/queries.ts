@@ -4,32 +4,12 @@
 // branding or content invalidates the public copy too.
 import { queryOptions } from '@tanstack/react-query';
 import { getJson } from '../../lib/api';
+import type { ApiSchemas } from '../../lib/api-types';
 
-export interface Branding {
-  companyName?: string | null;
-  primaryColor?: string | null;
-  logoUrl?: string | null;
-}
-
-export interface WebsiteContent {
-  heroTitle: string;
-  heroSubtitle: string;
-  heroButtonText: string;
-  aboutTitle: string;
-  aboutText: string;
-  featuresTitle: string;
-  feature1Title: string;
-  feature1Text: string;
-  feature2Title: string;
-  feature2Text: string;
-  feature3Title: string;
-  feature3Text: string;
-  ctaTitle: string;
-  ctaText: string;
-  ctaButtonText: string;
-  footerText: string;
-  heroBackgroundImage?: string | null;
-}
+/** The company name, primary colour (#rrggbb) and logo (an image data URL, or null) the banner and the site show. */
+export type Branding = ApiSchemas['Branding'];
+/** Every text of the public site and its hero background (an image data URL, or null). */
+export type WebsiteContent = ApiSchemas['SiteContent'];
 
 export const productName = 'Consentry';
 export const defaultPrimaryColor = '#2563eb';

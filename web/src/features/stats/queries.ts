@@ -2,26 +2,12 @@
 // acceptance per purpose.
 import { queryOptions } from '@tanstack/react-query';
 import { getJson } from '../../lib/api';
-import type { ConsentMethod, OptionalPurpose } from '../../lib/purposes';
+import type { ApiAnswer, ApiSchemas } from '../../lib/api-types';
 
-export interface ConsentStats {
-  totalConsents: number;
-  declinedConsents: number;
-  consentRate: number;
-}
-
-export interface WebsiteStats {
-  website: { id: string; domain: string; name?: string };
-  totalConsents: number;
-  consentRate: number;
-}
-
+export type ConsentStats = ApiSchemas['ConsentStats'];
+export type WebsiteStats = ApiAnswer<'/api/stats/websites'>[number];
 /** One calendar day (UTC, `YYYY-MM-DD`) of consent choices. */
-export interface DailyConsents {
-  date: string;
-  accepted: number;
-  declined: number;
-}
+export type DailyConsents = ApiAnswer<'/api/stats/consents/daily'>[number];
 
 /** Days the Consent Trends chart shows: the default analytics range (spec section 9). */
 export const trendWindowDays = 30;
@@ -47,21 +33,10 @@ export function dailyConsentStatsQueryOptions(days: number = trendWindowDays) {
   });
 }
 
-/** Acceptance of one purpose: of the choices whose banner asked for it, how many granted it. */
-export interface PurposeAcceptance {
-  purpose: OptionalPurpose;
-  offered: number;
-  granted: number;
-  /** Percent; null when no banner asked for the purpose. */
-  acceptanceRate: number | null;
-}
-
 /** GET /api/stats/purposes: acceptance per purpose and how the choices were made. */
-export interface PurposeStats {
-  choices: number;
-  byMethod: Record<ConsentMethod, number>;
-  purposes: PurposeAcceptance[];
-}
+export type PurposeStats = ApiSchemas['PurposeStats'];
+/** Acceptance of one purpose: of the choices whose banner asked for it, how many granted it (`acceptanceRate` in percent, null when never asked). */
+export type PurposeAcceptance = PurposeStats['purposes'][number];
 
 /** Over one website, or every website of the viewer without one; over the last `days` UTC days, or all time. */
 export function purposeStatsQueryOptions({ websiteId, days }: { websiteId?: string; days?: number } = {}) {

@@ -4,15 +4,15 @@ import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../components/ui/select';
 import type { SubscriptionPlan } from '../subscription/queries';
-import { getTierLabel, subscriptionTiers } from './queries';
+import { getTierLabel, subscriptionTiers, type SubscriptionTier } from './queries';
 
 export interface TierLimits {
-  subscriptionTier: string;
+  subscriptionTier: SubscriptionTier;
   maxWebsites: number;
   maxConsentsPerMonth: number;
 }
 
-export function applyTier<T extends TierLimits>(form: T, tier: string, plans: SubscriptionPlan[]): T {
+export function applyTier<T extends TierLimits>(form: T, tier: SubscriptionTier, plans: SubscriptionPlan[]): T {
   const plan = plans.find((item) => item.name === tier);
   return plan
     ? { ...form, subscriptionTier: tier, maxWebsites: plan.maxWebsites, maxConsentsPerMonth: plan.maxConsentsPerMonth }
@@ -39,7 +39,13 @@ export function TierFields<T extends TierLimits>({
     <>
       <div className="space-y-2">
         <Label htmlFor={`${idPrefix}-tier`}>Subscription tier</Label>
-        <Select value={form.subscriptionTier} onValueChange={(tier) => onChange(applyTier(form, tier, plans))}>
+        <Select
+          value={form.subscriptionTier}
+          onValueChange={(value) => {
+            const tier = subscriptionTiers.find((item) => item === value);
+            if (tier) onChange(applyTier(form, tier, plans));
+          }}
+        >
           <SelectTrigger id={`${idPrefix}-tier`} aria-label="Subscription tier">
             <SelectValue />
           </SelectTrigger>

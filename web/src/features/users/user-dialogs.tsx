@@ -37,6 +37,7 @@ import {
 } from "../../components/ui/select";
 import { Switch } from "../../components/ui/switch";
 import { apiRequest, getServerMessage, sendJson } from "../../lib/api";
+import type { ApiAnswer, ApiBody } from "../../lib/api-types";
 import type { SubscriptionPlan } from "../subscription/queries";
 import {
   getUserDisplayName,
@@ -47,13 +48,7 @@ import {
 } from "./queries";
 import { TierFields } from "./tier-fields";
 
-interface UserUpdate {
-  subscriptionTier: string;
-  subscriptionStatus: string;
-  maxWebsites: number;
-  maxConsentsPerMonth: number;
-  isActive: boolean;
-}
+type UserUpdate = ApiBody<"/api/admin/users/{userId}", "put">;
 
 function useRefreshUsers() {
   const queryClient = useQueryClient();
@@ -132,9 +127,10 @@ export function EditUserDialog({
             <Label htmlFor="edit-status">Subscription status</Label>
             <Select
               value={form.subscriptionStatus}
-              onValueChange={(subscriptionStatus) =>
-                setForm({ ...form, subscriptionStatus })
-              }
+              onValueChange={(value) => {
+                const subscriptionStatus = subscriptionStatuses.find((status) => status === value);
+                if (subscriptionStatus) setForm({ ...form, subscriptionStatus });
+              }}
             >
               <SelectTrigger id="edit-status" aria-label="Subscription status">
                 <SelectValue />
@@ -238,21 +234,12 @@ export function DeleteUserButton({ user }: { user: ManagedUser }) {
   );
 }
 
-interface Invitation {
-  email: string;
-  subscriptionTier: string;
-  maxWebsites: number;
-  maxConsentsPerMonth: number;
-}
+type Invitation = Required<ApiBody<"/api/admin/users/invite", "post">>;
 
 const emailShape = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** What the api answers an invitation with: the single-use link, shown once, and whether it was emailed. */
-interface SentInvitation {
-  email: string;
-  inviteUrl: string;
-  inviteEmailSent: boolean;
-}
+type SentInvitation = ApiAnswer<"/api/admin/users/invite", "post", 201>;
 
 export function InviteUserDialog({ plans }: { plans: SubscriptionPlan[] }) {
   const [open, setOpen] = useState(false);

@@ -4,11 +4,12 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { jsonResponse, renderInApp, stubFetch } from '../../test/render';
+import type { SubscriptionPlan } from '../subscription/queries';
 import { DeleteUserButton, InviteUserDialog } from './user-dialogs';
 
-const plans = [
-  { id: 'p1', name: 'free', displayName: 'Free', price: 0, maxWebsites: 1, maxConsentsPerMonth: 10000, features: [] },
-  { id: 'p2', name: 'pro', displayName: 'Pro', price: 4900, maxWebsites: 10, maxConsentsPerMonth: 100000, features: [] },
+const plans: SubscriptionPlan[] = [
+  { id: 'p1', name: 'free', displayName: 'Free', description: '', price: 0, maxWebsites: 1, maxConsentsPerMonth: 10000, features: [], perResolutionCents: null, dataTypes: ['b2c'] },
+  { id: 'p2', name: 'pro', displayName: 'Pro', description: '', price: 4900, maxWebsites: 10, maxConsentsPerMonth: 100000, features: [], perResolutionCents: null, dataTypes: ['b2c'] },
 ];
 
 describe('invite user dialog', () => {
@@ -78,6 +79,10 @@ describe('delete user', () => {
         user={{
           id: 'u1',
           email: 'a@example.com',
+          firstName: null,
+          lastName: null,
+          profileImageUrl: null,
+          status: 'registered',
           subscriptionTier: 'free',
           subscriptionStatus: 'active',
           maxWebsites: 1,
@@ -85,6 +90,9 @@ describe('delete user', () => {
           isActive: true,
           websiteCount: 0,
           consentCount: 0,
+          currentMonthConsents: 0,
+          consentQuotaExceeded: false,
+          lastActivity: '2024-05-01T12:00:00Z',
         }}
       />,
     );

@@ -19,6 +19,7 @@ function delivery(overrides: Partial<WebhookDelivery>): WebhookDelivery {
     createdAt: '2024-05-01T11:00:00Z',
     deliveredAt: '2024-05-01T11:00:01Z',
     nextAttemptAt: null,
+    attemptLog: [],
     ...overrides,
   };
 }

@@ -8,51 +8,19 @@
 // polled, and the app's "never refetch" default holds.
 import { infiniteQueryOptions, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { getJson, sendJson } from '../../lib/api';
+import type { ApiBody, ApiSchemas } from '../../lib/api-types';
 
-export const webhookEventTypes = ['lead.identified', 'lead.enriched', 'consent.withdrawn'] as const;
-export type WebhookEventType = (typeof webhookEventTypes)[number];
+export type WebhookEndpoint = ApiSchemas['WebhookEndpoint'];
+export type WebhookEventType = WebhookEndpoint['eventTypes'][number];
+/** Every event a webhook can send, in the order the form offers them. */
+export const webhookEventTypes = ['lead.identified', 'lead.enriched', 'consent.withdrawn'] as const satisfies readonly WebhookEventType[];
 
-export interface WebhookEndpoint {
-  id: string;
-  websiteId: string;
-  url: string;
-  description: string;
-  eventTypes: WebhookEventType[];
-  addedAt: string;
-}
-
-export type WebhookDeliveryStatus = 'queued' | 'sending' | 'delivered' | 'failed';
-
-export interface WebhookDelivery {
-  id: string;
-  endpointId: string;
-  /** The Standard Webhooks `webhook-id`: the same on every try, so receivers can drop repeats. */
-  messageId: string;
-  eventType: string;
-  status: WebhookDeliveryStatus;
-  attempts: number;
-  lastStatusCode: number | null;
-  lastError: string | null;
-  createdAt: string;
-  deliveredAt: string | null;
-  nextAttemptAt: string | null;
-  /** Every try, newest first. */
-  attemptLog?: WebhookDeliveryAttempt[];
-}
-
-export interface WebhookDeliveryAttempt {
-  attempt: number;
-  attemptedAt: string;
-  statusCode: number | null;
-  error: string | null;
-  durationMs: number;
-}
-
+/** `messageId`: the Standard Webhooks `webhook-id`, the same on every try, so receivers can drop repeats; `attemptLog`: every try, newest first. */
+export type WebhookDelivery = ApiSchemas['WebhookDeliveryWithAttempts'];
+export type WebhookDeliveryStatus = WebhookDelivery['status'];
+export type WebhookDeliveryAttempt = WebhookDelivery['attemptLog'][number];
 /** One page of the log, newest first; `nextCursor` asks for older deliveries. */
-export interface WebhookDeliveryPage {
-  deliveries: WebhookDelivery[];
-  nextCursor: string | null;
-}
+export type WebhookDeliveryPage = ApiSchemas['WebhookDeliveryLog'];
 
 /** Reads a page of the log: `{ deliveries, nextCursor }`, or a bare list (one page, nothing older). */
 export function readDeliveryPage(answer: unknown): WebhookDeliveryPage {
@@ -61,17 +29,9 @@ export function readDeliveryPage(answer: unknown): WebhookDeliveryPage {
   return { deliveries: Array.isArray(page.deliveries) ? page.deliveries : [], nextCursor: typeof page.nextCursor === 'string' ? page.nextCursor : null };
 }
 
-export interface NewWebhookEndpoint {
-  url: string;
-  description: string;
-  eventTypes: WebhookEventType[];
-}
-
+export type NewWebhookEndpoint = ApiBody<'/api/websites/{id}/webhooks', 'post'>;
 /** The POST answer: the endpoint and its signing secret, which is never shown again. */
-export interface AddedWebhookEndpoint {
-  endpoint: WebhookEndpoint;
-  secret: string;
-}
+export type AddedWebhookEndpoint = ApiSchemas['WebhookEndpointCreated'];
 
 /** How often the log is refetched while a delivery is being sent or due. */
 export const deliveryPollIntervalMs = 3_000;

@@ -10,9 +10,9 @@ import { ConsentRecordsList } from '../consents/consent-records-list';
 import { recentConsentsQueryOptions } from '../consents/queries';
 import { PurposeStatsCard } from '../stats/purpose-stats-card';
 import { websiteStatsQueryOptions } from '../stats/queries';
+import { consentRecordsFetched } from './queries';
 
-/** Records fetched for grouping on the client, and how many of one website's are listed. */
-export const consentRecordsFetched = 1000;
+/** How many of one website's records are listed (of the latest `consentRecordsFetched`, grouped on the client). */
 export const consentRecordsShown = 50;
 
 export function ConsentDataTab({ websiteId }: { websiteId: string }) {

@@ -1,41 +1,13 @@
-// The banner's texts as the owner edits them: every text key the api knows (events/src/banner-texts/
-// texts.ts `bannerTextKeys`, in its order; a unit test keeps the two the same), what each one is in
-// the owner's terms, and our own wording per language, which the editor shows as the default. Our
-// wording comes from the api (GET /api/banner-texts/{language}), one language at a time.
+// The banner's texts as the owner edits them: every text key the api knows (bannerTextKeys of
+// @consentry/events/contracts, in its order), what each one is in the owner's terms, and our own
+// wording per language, which the editor shows as the default. Our wording comes from the api
+// (GET /api/banner-texts/{language}), one language at a time.
+import type { BannerTextKey, BannerTexts } from '@consentry/events/contracts';
 import { getJson } from '../../lib/api';
+import type { ApiAnswer } from '../../lib/api-types';
 import type { BannerLanguage } from '../../lib/banner-languages';
 
-export const bannerTextKeys = [
-  'title',
-  'notice',
-  'privacyPolicy',
-  'acceptAll',
-  'rejectAll',
-  'customize',
-  'settings',
-  'centreTitle',
-  'centreIntro',
-  'save',
-  'close',
-  'alwaysOn',
-  'services',
-  'necessary',
-  'necessaryDescription',
-  'preferences',
-  'preferencesDescription',
-  'analytics',
-  'analyticsDescription',
-  'marketing',
-  'marketingDescription',
-  'identification',
-  'identificationDescription',
-  'doNotSell',
-  'optedOut',
-  'blocked',
-  'enable',
-] as const;
-export type BannerTextKey = (typeof bannerTextKeys)[number];
-export type BannerTexts = Readonly<Record<BannerTextKey, string>>;
+export { bannerTextKeys, type BannerTextKey, type BannerTexts } from '@consentry/events/contracts';
 
 /** The owner's own wording: per language, per text; what is not named stays ours. */
 export type TextOverrides = Partial<Record<BannerLanguage, Partial<Record<BannerTextKey, string>>>>;
@@ -87,7 +59,10 @@ export const longBannerTextKeys: ReadonlySet<BannerTextKey> = new Set([
 /** The placeholders the widget fills in: the company's name and a purpose's name. */
 export const bannerTextPlaceholders = ['{company}', '{purpose}'] as const;
 
+/** The api's document names no keys for `texts` (a record of strings): they are the contract's, every one. */
+type ShippedTextsAnswer = Omit<ApiAnswer<'/api/banner-texts/{language}'>, 'texts'> & { texts: BannerTexts };
+
 /** Our own wording in a language, as the banner shows it when the owner overrides nothing. */
 export async function loadShippedTexts(language: BannerLanguage): Promise<BannerTexts> {
-  return (await getJson<{ texts: BannerTexts }>(`/api/banner-texts/${language}`)).texts;
+  return (await getJson<ShippedTextsAnswer>(`/api/banner-texts/${language}`)).texts;
 }

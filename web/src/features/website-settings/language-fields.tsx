@@ -14,7 +14,7 @@ import {
   bannerLanguagesByName,
   formatLanguageName,
   getEnglishLanguageName,
-  getTextDirection,
+  textDirection,
   type BannerLanguage,
 } from '../../lib/banner-languages';
 import { bannerTextKeys, bannerTextLabels, longBannerTextKeys, type BannerTextKey, type TextOverrides } from './banner-texts';
@@ -197,7 +197,7 @@ function BannerTextRow({
   const field = {
     id,
     lang: language,
-    dir: getTextDirection(language),
+    dir: textDirection(language),
     placeholder: ours,
     value,
     'aria-invalid': !checked.ok,
@@ -229,7 +229,7 @@ function BannerTextRow({
       ) : value !== '' ? (
         <p id={hintId} className="text-xs text-muted-foreground">
           Ours:{' '}
-          <span lang={language} dir={getTextDirection(language)}>
+          <span lang={language} dir={textDirection(language)}>
             {ours}
           </span>
         </p>

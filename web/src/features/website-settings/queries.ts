@@ -4,58 +4,22 @@
 // wording replaces: they never change while the app runs.
 import { useMutation, useQueryClient, queryOptions } from '@tanstack/react-query';
 import { getJson, sendJson } from '../../lib/api';
+import type { ApiBody, ApiSchemas } from '../../lib/api-types';
 import type { BannerLanguage } from '../../lib/banner-languages';
-import type { OptionalPurpose } from '../../lib/purposes';
-import type { BannerPosition, BannerTheme } from '../../lib/snippet';
-import { loadShippedTexts, type TextOverrides } from './banner-texts';
+import { loadShippedTexts } from './banner-texts';
 
-import type { ConsentRule, IdentificationForms } from './validation';
-
-export type IpAddressMode = 'truncated' | 'full';
-
-export interface WebsiteSettings {
-  retentionMonths: number;
-  ipAddressMode: IpAddressMode;
-  bannerPosition: BannerPosition;
-  bannerTheme: BannerTheme;
-  policyVersion: string;
-  privacyPolicyUrl: string | null;
-  /** The optional purposes the banner asks for (at least one, canonical order). */
-  purposes: OptionalPurpose[];
-  /** The services and cookies the banner lists under the purposes; a change sends the whole list. */
-  services: PurposeService[];
-  /** How long a choice stands before the banner asks again (1–24, default 12). */
-  consentLifetimeMonths: number;
-  /** The banner's language for visitors whose browser languages it does not speak (default en). */
-  defaultLanguage: BannerLanguage;
-  /** The owner's own wording per language and text; a change sends the whole map. */
-  textOverrides: TextOverrides;
-  /** The owner's rule per region (`EU`, `GB`, `US-CA`); regions not named keep the default. */
-  regionRules: RegionRules;
-  /** Ask for consent (opt-in) everywhere, whatever the region. */
-  forceOptIn: boolean;
-  /**
-   * Lead identification: the banner offers the identification purpose. Set through this flag only
-   * (the purposes checklist does not offer it on its own); absent from an api that predates it, when
-   * `purposes` tells.
-   */
-  identification?: boolean;
-  /** Which forms identify a visitor who allowed it (default `all`). */
-  identificationForms?: IdentificationForms;
-  /** The most resolutions a month the owner will pay for; null: unlimited (absent from an api that predates it). */
-  monthlyResolutionCap?: number | null;
-  /** Keep the query strings of recorded page addresses (absent from an api that predates it: off). */
-  keepPageQueryStrings?: boolean;
-}
-
-export type RegionRules = Partial<Record<string, ConsentRule>>;
-
-export interface PurposeService {
-  purpose: OptionalPurpose;
-  name: string;
-  description: string;
-  cookies: string[];
-}
+/**
+ * The settings as the api answers them; the documentation of each field is the api's (its zod
+ * schemas, through api-schema.gen.ts). `identification` is set through its own switch only (the
+ * purposes checklist does not offer it); a change of `services`, `textOverrides` or `regionRules`
+ * sends the whole list or map.
+ */
+export type WebsiteSettings = ApiSchemas['WebsiteSettings'];
+/** What a PATCH may change: only what changed is sent, and the api answers the whole settings. */
+export type WebsiteSettingsChange = ApiBody<'/api/websites/{id}/settings', 'patch'>;
+export type IpAddressMode = WebsiteSettings['ipAddressMode'];
+export type RegionRules = WebsiteSettings['regionRules'];
+export type PurposeService = WebsiteSettings['services'][number];
 
 /** The settings the recommendation rules read; only a change of one of them makes the reports stale. */
 const recommendationInputs = ['retentionMonths', 'ipAddressMode', 'privacyPolicyUrl'] as const satisfies readonly (keyof WebsiteSettings)[];
@@ -87,7 +51,7 @@ export function websiteSettingsQueryOptions(websiteId: string) {
 export function useUpdateWebsiteSettings(websiteId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (change: Partial<WebsiteSettings>) =>
+    mutationFn: (change: WebsiteSettingsChange) =>
       sendJson<WebsiteSettings>('PATCH', `/api/websites/${encodeURIComponent(websiteId)}/settings`, change),
     onSuccess: async (settings, change) => {
       queryClient.setQueryData(websiteSettingsQueryOptions(websiteId).queryKey, settings);

@@ -1,9 +1,46 @@
-// The rules of the website settings form, matching the api's: retention a whole number of months
-// from 1 to 120 (default 24, spec sections 5 and 9), an http(s) privacy policy URL or none, a
-// policy version of 1 to 64 characters, and the consent purposes, services and lifetime below.
+// The rules of the website settings form, the api's (their bounds and choices come from
+// @consentry/events/contracts): retention a whole number of months from 1 to 120 (default 24, spec
+// sections 5 and 9), an http(s) privacy policy URL or none, a policy version of 1 to 64 characters,
+// and the consent purposes, services and lifetime below.
+import {
+  consentLifetimeMonthsMax,
+  consentLifetimeMonthsMin,
+  identificationFormModes,
+  maxBannerTextLength,
+  maxCookieNameLength,
+  maxPolicyVersionLength,
+  maxServiceCookies,
+  maxServiceDescriptionLength,
+  maxServiceNameLength,
+  monthlyResolutionCapMax,
+  regionCodePattern,
+  retentionMonthsMax,
+  retentionMonthsMin,
+  type ConsentRule,
+  type IdentificationForms,
+} from '@consentry/events/contracts';
 
-export const retentionMonthsMin = 1;
-export const retentionMonthsMax = 120;
+export {
+  consentLifetimeMonthsMax,
+  consentLifetimeMonthsMin,
+  consentRules,
+  defaultConsentLifetimeMonths,
+  defaultIdentificationForms,
+  identificationFormModes,
+  maxBannerTextLength,
+  maxCookieNameLength,
+  maxRegionRules,
+  maxServiceCookies,
+  maxServiceDescriptionLength,
+  maxServiceNameLength,
+  maxServices,
+  monthlyResolutionCapMax,
+  retentionMonthsMax,
+  retentionMonthsMin,
+  type ConsentRule,
+  type IdentificationForms,
+} from '@consentry/events/contracts';
+
 export const defaultRetentionMonths = 24;
 /** What the privacy text promises: consent data is kept up to 2 years. */
 export const promisedRetentionMonths = 24;
@@ -36,23 +73,16 @@ export function checkPrivacyPolicyUrl(input: string): Checked<string | null> {
 
 export function checkPolicyVersion(input: string): Checked<string> {
   const text = input.trim();
-  if (text.length < 1 || text.length > 64) return { ok: false, problem: 'Enter a policy version of 1 to 64 characters.' };
+  if (text.length < 1 || text.length > maxPolicyVersionLength) {
+    return { ok: false, problem: `Enter a policy version of 1 to ${maxPolicyVersionLength} characters.` };
+  }
   return { ok: true, value: text };
 }
 
-// Consent purposes, the services listed under them and the consent lifetime, matching the api's
-// rules: at least one purpose; at most 200 services, each with a name of 1 to 100 characters, a
-// description of at most 300 and at most 50 cookie names of 1 to 100 characters; a lifetime of 1 to
-// 24 months (default 12).
-
-export const consentLifetimeMonthsMin = 1;
-export const consentLifetimeMonthsMax = 24;
-export const defaultConsentLifetimeMonths = 12;
-export const maxServices = 200;
-export const maxServiceNameLength = 100;
-export const maxServiceDescriptionLength = 300;
-export const maxServiceCookies = 50;
-export const maxCookieNameLength = 100;
+// Consent purposes, the services listed under them and the consent lifetime, by the api's rules: at
+// least one purpose; at most 200 services, each with a name of 1 to 100 characters, a description of
+// at most 300 and at most 50 cookie names of 1 to 100 characters; a lifetime of 1 to 24 months
+// (default 12).
 
 export const purposesProblem = 'Choose at least one purpose to ask for.';
 export const consentLifetimeProblem = `Enter a whole number of months from ${consentLifetimeMonthsMin} to ${consentLifetimeMonthsMax}.`;
@@ -108,8 +138,6 @@ export function checkCookieNames(input: string): Checked<string[]> {
 // Languages: the owner's own wording of a banner text is 1 to 600 characters and not blank (empty
 // means "use ours"); a text that leaves out a placeholder our text has is allowed, with a warning.
 
-export const maxBannerTextLength = 600;
-
 export const blankBannerTextProblem = 'Enter a text, or leave it empty to use ours.';
 
 /** An override as typed: null for none (empty), else the trimmed text. */
@@ -135,11 +163,8 @@ export function describeMissingPlaceholders(missing: readonly string[]): string 
   return `Our text has ${names}, which the banner fills in; yours leaves ${missing.length === 1 ? 'it' : 'them'} out.`;
 }
 
-// Rules by region, matching the api's: a region is `EU`, a country code (`GB`) or a subdivision
-// (`US-CA`), each named once, at most 300 of them.
-
-export const consentRules = ['opt_in', 'opt_out', 'notice_only'] as const;
-export type ConsentRule = (typeof consentRules)[number];
+// Rules by region, the api's: a region is `EU`, a country code (`GB`) or a subdivision (`US-CA`),
+// each named once, at most 300 of them.
 
 export const consentRuleLabels: Record<ConsentRule, string> = {
   opt_in: 'Opt-in',
@@ -147,11 +172,8 @@ export const consentRuleLabels: Record<ConsentRule, string> = {
   notice_only: 'Notice only',
 };
 
-export const maxRegionRules = 300;
 export const regionCodeProblem = 'Enter EU, a country code such as GB or a US state such as US-CA.';
 export const duplicateRegionProblem = 'This region already has a rule above.';
-
-const regionCodePattern = /^(?:EU|[A-Z]{2}(?:-[A-Z0-9]{1,3})?)$/;
 
 /** A region as typed (any case, spaces around it) to the code the api takes. */
 export function checkRegionCode(input: string): Checked<string> {
@@ -160,10 +182,6 @@ export function checkRegionCode(input: string): Checked<string> {
 }
 
 // Lead identification: which forms identify a visitor who allowed it (events/src/website.ts).
-
-export const identificationFormModes = ['all', 'marked'] as const;
-export type IdentificationForms = (typeof identificationFormModes)[number];
-export const defaultIdentificationForms: IdentificationForms = 'all';
 
 /** The id of the Lead identification section, so the Leads screen can link straight to it. */
 export const leadIdentificationAnchor = 'lead-identification';
@@ -178,7 +196,6 @@ export function isIdentificationForms(value: unknown): value is IdentificationFo
 }
 
 /** The most resolutions a month the owner will pay for on a website (docs/identification.md, "Limits"). */
-export const monthlyResolutionCapMax = 10_000_000;
 export const resolutionCapProblem = 'Leave it empty for no limit, or enter a whole number from 1 to 10,000,000.';
 
 /** The cap field: empty is unlimited (null). */

@@ -4,14 +4,11 @@ import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-q
 import { apiRequest, sendJson } from '../../lib/api';
 import { websiteStatsQueryOptions } from '../stats/queries';
 import { subscriptionUsageQueryOptions } from '../subscription/queries';
+import type { ApiBody } from '../../lib/api-types';
 import { websitesQueryOptions, type Website } from './queries';
 
-export interface NewWebsite {
-  name: string;
-  domain: string;
-  /** An admin adding for an owner. */
-  ownerId?: string;
-}
+/** `ownerId`: an admin adding for an owner. */
+export type NewWebsite = ApiBody<'/api/websites', 'post'>;
 
 async function refreshAfterWebsiteChange(queryClient: QueryClient): Promise<void> {
   await Promise.all([

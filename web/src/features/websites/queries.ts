@@ -1,15 +1,9 @@
 // The owner's websites. One key prefix, ['websites'], so a write refreshes every view of them.
 import { queryOptions } from '@tanstack/react-query';
 import { getJson } from '../../lib/api';
+import type { ApiSchemas } from '../../lib/api-types';
 
-export interface Website {
-  id: string;
-  name: string;
-  domain: string;
-  isActive: boolean;
-  embedCode: string;
-  createdAt: string;
-}
+export type Website = ApiSchemas['Website'];
 
 export function websitesQueryOptions() {
   return queryOptions({

@@ -1,7 +1,9 @@
 // `/settings`: the Settings screen.
 import { createFileRoute } from '@tanstack/react-router';
 import { SettingsPage } from '../../features/settings/settings-page';
+import { prefetchSettingsPage } from '../../features/settings/queries';
 
 export const Route = createFileRoute('/_app/settings')({
+  loader: ({ context: { queryClient, session } }) => prefetchSettingsPage(queryClient, session),
   component: SettingsPage,
 });

@@ -2,9 +2,12 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { parseWebsiteAnalyticsSearch } from '../../features/website-analytics/search';
 import { WebsiteAnalyticsPage } from '../../features/website-analytics/website-analytics-page';
+import { prefetchWebsiteAnalyticsPage } from '../../features/website-analytics/queries';
 
 export const Route = createFileRoute('/_app/website-analytics')({
   validateSearch: parseWebsiteAnalyticsSearch,
+  loaderDeps: ({ search }) => search,
+  loader: ({ context: { queryClient }, deps }) => prefetchWebsiteAnalyticsPage(queryClient, deps),
   component: WebsiteAnalyticsRoute,
 });
 

@@ -1,8 +1,12 @@
 // `/leads/$websiteId/$visitorId`: one lead with its consent proof and timeline.
 import { createFileRoute } from '@tanstack/react-router';
 import { LeadPage } from '../../../../features/leads/lead-page';
+import { prefetchScreenData } from '../../../../lib/screen-data';
+import { leadQueryOptions } from '../../../../features/leads/queries';
 
 export const Route = createFileRoute('/_app/leads/$websiteId/$visitorId')({
+  loader: ({ context: { queryClient }, params: { websiteId, visitorId } }) =>
+    prefetchScreenData([queryClient.ensureQueryData(leadQueryOptions(websiteId, visitorId))]),
   component: LeadRoute,
 });
 
