@@ -1,8 +1,8 @@
 // One test command for the whole repository (`npm test`). Node-side packages share the 'node'
-// project; web and widget bring their own configs (browser-like environments). Test files run in
-// parallel: nearly all of them wait on Postgres, NATS or Chromium rather than compute, and each uses
-// its own database, bus streams and ports. The scenario tests in `slowTestFiles` run apart, in
-// `npm run test:slow` (vitest.slow.config.ts), which .ci/run also runs.
+// project; web and widget bring their own configs (browser-like environments). Each test file uses
+// its own database, bus streams and ports, so files may run side by side (testWorkers). The
+// scenario tests in `slowTestFiles` run apart, in `npm run test:slow` (vitest.slow.config.ts),
+// which .ci/run also runs.
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
