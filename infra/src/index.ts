@@ -12,5 +12,6 @@ export * from './ledger';
 export * from './processes';
 export * from './bus';
 export * from './bus/notifier';
+export * from './queue';
 export { startEmbeddedPostgres, EmbeddedPostgresError, type EmbeddedPostgresMode, type RunningEmbeddedPostgres } from './embedded/embedded-postgres';
 export { createLogger, logFormats, resolveLogFormat, type LogFormat, type Logger } from './logging/logger';

@@ -4,10 +4,10 @@
 // across websites starting with the one served longest ago, parallel claimers never take a job
 // twice, and the claim and the sweeps read through their indexes rather than the whole table.
 import { randomUUID } from 'node:crypto';
-import type { Queryable } from '@consentry/infra';
+import type { Db, Queryable } from '@consentry/infra';
 import { createTestDatabase, type TestDatabase } from '@consentry/infra/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { claimDueJobs, markWebsitesServed, type ClaimedJob } from './jobs';
+import { claimDueJobs, markWebsitesServed, recordCancelledJobs, type ClaimedJob } from './jobs';
 
 let db: TestDatabase;
 beforeAll(async () => {
@@ -130,5 +130,41 @@ describe('with many finished jobs in the table', () => {
     expect(cancelled).toContain('enrichment_jobs_cancelled');
     const stale = await plan(`SELECT job_id FROM enrichment_jobs WHERE status = 'running' AND claimed_at < now() - interval '2 minutes' ORDER BY claimed_at LIMIT 4`, []);
     expect(stale).toContain('enrichment_jobs_running');
+  });
+
+  it('sweeps the reactor’s cancellations through enrichment_jobs_cancelled, as the worker sends the sweep, planned for its values or not', async () => {
+    await queueJobs(randomUUID(), 20_000, 60_000, 'done');
+    // Cancellations long recorded, outside the sweep's window, and a few recent ones.
+    const old = randomUUID();
+    await queueJobs(old, 3_000, 60_000, 'cancelled');
+    await db.pool.query(`UPDATE enrichment_jobs SET finished_at = now() - interval '30 days' WHERE website_id = $1`, [old]);
+    await queueJobs(randomUUID(), 50, 60_000, 'cancelled');
+    await db.pool.query('ANALYZE enrichment_jobs');
+    // The sweep's statement itself, as recordCancelledJobs sends it (planned, not run).
+    let sweep: { text: string; values: readonly unknown[] } | undefined;
+    const capture = {
+      query: async (config: { text: string; values?: readonly unknown[] }) => {
+        sweep ??= { text: config.text, values: config.values ?? [] };
+        return { rows: [], rowCount: 0 };
+      },
+    } as unknown as Db;
+    await recordCancelledJobs(capture, 'http', new Date(), { limit: 100, withinMs: 7 * 24 * 3_600_000 });
+    const custom = (await db.pool.query<{ 'QUERY PLAN': string }>({ text: `EXPLAIN ${sweep!.text}`, values: [...sweep!.values] })).rows;
+    // The worker's statement is named, so after a few runs Postgres may plan it once for any values.
+    const client = await db.pool.connect();
+    let generic: { 'QUERY PLAN': string }[];
+    try {
+      await client.query('SET plan_cache_mode = force_generic_plan');
+      await client.query(`PREPARE sweep_probe AS ${sweep!.text}`);
+      generic = (await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE sweep_probe(now(), 604800000, 100)`)).rows;
+      await client.query('DEALLOCATE sweep_probe');
+    } finally {
+      client.release(true);
+    }
+    for (const rows of [custom, generic]) {
+      const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
+      expect(plan).toContain('Index Scan using enrichment_jobs_cancelled on enrichment_jobs');
+      expect(plan).not.toMatch(/Seq Scan on enrichment_jobs/);
+    }
   });
 });

@@ -252,9 +252,11 @@ const outcomeEventIdSql = `(SELECT (substr(h, 1, 12) || '8' || substr(h, 14, 3) 
  * Jobs the reactor cancelled (identification withdrawn) get their EnrichmentFailed 'withdrawn' once:
  * a cancelled job whose outcome event is not in the log yet is locked (SKIP LOCKED), and the event is
  * appended under the job's outcome id, so two workers, or a worker and its own earlier round, never
- * record it twice. Only jobs cancelled within `withinMs` are looked at (through the partial index
- * enrichment_jobs_cancelled, migration 023; a worker down longer than that leaves older cancellations
- * without their event). Returns how many were recorded.
+ * record it twice. Only jobs cancelled within `withinMs` are looked at, oldest first (a worker down
+ * longer than that leaves older cancellations without their event). The order is what makes the
+ * planner read them through the partial index enrichment_jobs_cancelled (migration 023): without
+ * it, a table of jobs mostly finished lately looks cheaper to scan whole for the LIMIT's rows
+ * (fair-claim.int.test.ts). Returns how many were recorded.
  */
 export async function recordCancelledJobs(pool: Db, workerProvider: string | null, now: Date, options: { readonly limit: number; readonly withinMs: number }): Promise<number> {
   const { rows: pending } = await pool.query<{ job_id: string }>({
@@ -262,6 +264,7 @@ export async function recordCancelledJobs(pool: Db, workerProvider: string | nul
     text: `SELECT j.job_id FROM enrichment_jobs j
             WHERE j.status = 'cancelled' AND j.finished_at >= $1::timestamptz - make_interval(secs => $2::float8 / 1000)
               AND NOT EXISTS (SELECT 1 FROM events e WHERE e.event_id = ${outcomeEventIdSql})
+            ORDER BY j.finished_at
             LIMIT $3`,
     values: [now, options.withinMs, options.limit],
   });

@@ -14,7 +14,7 @@
 // the reactor cancelled get their 'withdrawn' event here too. With no provider (ENRICHMENT_PROVIDER=off)
 // the worker only ends jobs at their deadline and records cancellations.
 import { normalisedEmail } from '@consentry/events';
-import { readEvent, type Db } from '@consentry/infra';
+import { backoffMs, readEvent, startQueueRunner, type Claimed, type ClaimRequest, type Db } from '@consentry/infra';
 import { z } from 'zod';
 import { checkIdentificationAllowed, type IdentificationCheck } from './identification-check';
 import {
@@ -92,13 +92,9 @@ const jobInput = z.object({
   company: z.string().min(1).max(200).nullish(),
 });
 
-/** The back-off before the next call: exponential, with jitter, never sooner than the provider asked. */
-export function backoffMs(attempts: number, options: { baseMs: number; maxMs: number; retryAfterMs: number | null; random: number }): number {
-  const exponential = Math.min(options.maxMs, options.baseMs * 2 ** Math.max(0, Math.min(30, attempts - 1)));
-  // "Equal jitter": half fixed, half random, so retries spread out but never collapse to zero.
-  const jittered = exponential / 2 + (exponential / 2) * options.random;
-  return Math.max(jittered, options.retryAfterMs ?? 0);
-}
+// The back-off before the next call is the queue runner's (exponential, jittered, never sooner than
+// the provider asked); exported here under its old name.
+export { backoffMs };
 
 type Prepared = { readonly job: ClaimedJob; readonly input: EnrichmentInput };
 
@@ -120,13 +116,7 @@ export function startEnrichmentWorker(options: EnrichmentWorkerOptions): Enrichm
   const pollMs = options.pollMs ?? (provider ? 1_000 : 30_000);
   const check = options.checkIdentification ?? checkIdentificationAllowed;
   const workerProvider = provider?.name ?? null;
-  const stopping = new AbortController();
-  const inFlight = new Set<Promise<void>>();
-  let sweptAt = Number.NEGATIVE_INFINITY;
   let tokensAt = 0;
-  let slotFreed = false;
-  let wake: (() => void) | undefined;
-  let timer: NodeJS.Timeout | undefined;
 
   const report = (job: ClaimedJob, outcome: EnrichmentOutcomeKind, attempts: number, detail: string | null, recorded: boolean, nextAttemptAt: Date | null = null): void =>
     options.onOutcome?.({ jobId: job.jobId, websiteId: job.websiteId, provider: providerNameOf(job, workerProvider), outcome, attempts, detail, nextAttemptAt, recorded });
@@ -183,11 +173,16 @@ export function startEnrichmentWorker(options: EnrichmentWorkerOptions): Enrichm
     return check(options.pool, { websiteId: job.websiteId, visitorId: job.visitorId, consentEventId });
   };
 
-  /** Step 4: one provider call and what follows from it. */
-  const call = async ({ job, input }: Prepared): Promise<void> => {
+  /** Step 4: one provider call and what follows from it; `stopping` aborts when the worker stops. */
+  const call = async ({ job, input }: Prepared, stopping: AbortSignal): Promise<void> => {
+    if (stopping.aborted) {
+      // Claimed as the worker stopped: no call is made, so none is counted; the job goes back at once.
+      await rescheduleJob(options.pool, job, options.workerId, now(), { attempts: job.attempts, lastError: job.lastError });
+      return;
+    }
     const attempts = job.attempts + 1;
     const name = provider!.name;
-    const signal = AbortSignal.any([stopping.signal, AbortSignal.timeout(requestTimeoutMs)]);
+    const signal = AbortSignal.any([stopping, AbortSignal.timeout(requestTimeoutMs)]);
     try {
       const result = await provider!.enrich(input, { id: job.jobId, signal });
       if (result.kind === 'found') await end(job, { status: 'done', provider: name, details: result.details, attempts }, 'enriched');
@@ -201,7 +196,7 @@ export function startEnrichmentWorker(options: EnrichmentWorkerOptions): Enrichm
       if (!(error instanceof RetryableError)) options.onError?.(error);
       const retryAfter = error instanceof RetryableError ? error.retryAfterMs : null;
       // Stopping: the job goes back at once, to whichever worker runs next.
-      const delay = stopping.signal.aborted
+      const delay = stopping.aborted
         ? 0
         : backoffMs(attempts, { baseMs: options.baseBackoffMs ?? 30_000, maxMs: options.maxBackoffMs ?? 3_600_000, retryAfterMs: retryAfter, random: random() });
       const at = new Date(Math.min(now().getTime() + delay, job.deadlineAt.getTime()));
@@ -210,30 +205,19 @@ export function startEnrichmentWorker(options: EnrichmentWorkerOptions): Enrichm
     }
   };
 
-  const track = (task: Promise<void>): void => {
-    const tracked = task
-      .catch((error: unknown) => options.onError?.(error))
-      .finally(() => {
-        inFlight.delete(tracked);
-        slotFreed = true;
-        wake?.();
-      });
-    inFlight.add(tracked);
-  };
-
-  /** Stale claims and the reactor's cancellations, now and then (each read through its partial index). */
+  /** Stale claims and the reactor's cancellations, on the runner's sweeps (each read through its partial index). */
   const sweep = async (at: Date, free: number): Promise<ClaimedJob[]> => {
-    if (at.getTime() - sweptAt < sweepEveryMs) return [];
-    sweptAt = at.getTime();
     await recordCancelledJobs(options.pool, workerProvider, at, { limit: 100, withinMs: options.cancelledWithinMs ?? 7 * 24 * 3_600_000 });
     return free > 0 ? claimStaleJobs(options.pool, options.workerId, at, staleAfterMs, free) : [];
   };
 
-  /** One round; true when it found work (so the loop looks again at once). */
-  const round = async (): Promise<boolean> => {
+  /**
+   * One round: steps 1 to 3 for the jobs claimed, and the jobs that got a token, for the provider
+   * calls. `more` when it found work, so the runner looks again at once.
+   */
+  const claim = async ({ free, sweep: sweeping }: ClaimRequest): Promise<Claimed<Prepared>> => {
     const at = now();
-    const free = concurrency - inFlight.size;
-    const stale = await sweep(at, free);
+    const stale = sweeping ? await sweep(at, free) : [];
     if (!provider) {
       const expired = [...stale, ...(await claimDueJobs(options.pool, options.workerId, at, 100, { expiredOnly: true }))];
       // Taken-over jobs that are not yet due go back untouched.
@@ -244,16 +228,16 @@ export function startEnrichmentWorker(options: EnrichmentWorkerOptions): Enrichm
             : rescheduleJob(options.pool, job, options.workerId, job.deadlineAt, { attempts: job.attempts, lastError: job.lastError }),
         ),
       );
-      return expired.length === 100;
+      return { items: [], more: expired.length === 100 };
     }
     if (free <= 0 || at.getTime() < tokensAt) {
       for (const job of stale) await rescheduleJob(options.pool, job, options.workerId, at, { attempts: job.attempts, lastError: job.lastError });
-      return false;
+      return { items: [], more: false, resumeAt: tokensAt };
     }
     const claimed = [...stale, ...(stale.length < free ? await claimDueJobs(options.pool, options.workerId, at, free - stale.length) : [])];
-    if (claimed.length === 0) return false;
+    if (claimed.length === 0) return { items: [], more: false, resumeAt: tokensAt };
     const ready = (await Promise.all(claimed.map(prepare))).filter((prepared): prepared is Prepared => prepared !== null);
-    if (ready.length === 0) return true;
+    if (ready.length === 0) return { items: [], more: true, resumeAt: tokensAt };
     const grant = await takeRateTokens(options.pool, provider.name, { wanted: ready.length, ratePerMinute, burst, now: now() });
     const waiting = ready.slice(grant.granted);
     if (waiting.length > 0) {
@@ -266,41 +250,20 @@ export function startEnrichmentWorker(options: EnrichmentWorkerOptions): Enrichm
     // Their websites' turn in the fair claim: served now, so the next claim starts with the others.
     // A turn not recorded only makes the next claim less fair; the calls go ahead.
     await markWebsitesServed(options.pool, going.map(({ job }) => job.websiteId), now()).catch((error: unknown) => options.onError?.(error));
-    for (const prepared of going) track(call(prepared));
-    return true;
+    return { items: going, more: true, resumeAt: tokensAt };
   };
 
-  const loop = (async () => {
-    while (!stopping.signal.aborted) {
-      let busy = false;
-      try {
-        busy = await round();
-      } catch (error) {
-        options.onError?.(error);
-      }
-      if (stopping.signal.aborted) break;
-      const untilTokens = tokensAt - now().getTime();
-      if ((busy || slotFreed) && untilTokens <= 0 && inFlight.size < concurrency) {
-        slotFreed = false;
-        continue;
-      }
-      slotFreed = false;
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-        timer = setTimeout(resolve, untilTokens > 0 ? Math.min(pollMs, untilTokens) : pollMs);
-      });
-      wake = undefined;
-      clearTimeout(timer);
-    }
-    await Promise.allSettled([...inFlight]);
-  })();
-
-  return {
-    async stop() {
-      stopping.abort();
-      clearTimeout(timer);
-      wake?.();
-      await loop;
-    },
-  };
+  const runner = startQueueRunner<Prepared>({
+    name: 'enrichment',
+    concurrency,
+    pollMs,
+    sweepEveryMs,
+    // The sweeps and the provider-less deadline ends need no slot.
+    claimWhenFull: true,
+    claim,
+    work: (prepared, { signal }) => call(prepared, signal),
+    now: () => now().getTime(),
+    ...(options.onError ? { onError: options.onError } : {}),
+  });
+  return { stop: () => runner.stop() };
 }

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { defaultScanPages, getDomainHostname, scanStreamId, type ScanCompleted, type ScanFinding } from '@consentry/events';
-import { appendToStream, ConcurrencyError, type Db, type NewEvent } from '@consentry/infra';
+import { appendToStream, ConcurrencyError, keepClaim, startQueueRunner, type Db, type NewEvent } from '@consentry/infra';
 import {
   getPreviousScanFindings,
   getWebsite,
@@ -83,13 +83,15 @@ const defaultStaleAfterMs = 120_000;
  */
 export async function runNextScan(options: ScanRunnerOptions): Promise<ScanOutcome | null> {
   const now = options.now ?? (() => new Date());
-  const scan = await claimNextScanFairly(options.pool, {
-    runner: options.runnerId,
-    now: now(),
-    staleAfterMs: options.staleAfterMs ?? defaultStaleAfterMs,
-    ownersRunningToo: true,
-  });
-  return scan ? runClaimedScan(options, scan) : null;
+  const staleAfterMs = options.staleAfterMs ?? defaultStaleAfterMs;
+  const scan = await claimNextScanFairly(options.pool, { runner: options.runnerId, now: now(), staleAfterMs, ownersRunningToo: true });
+  if (!scan) return null;
+  const renewal = keepClaim(() => keepScanClaim(options.pool, scan.scanId, options.runnerId, now()), { everyMs: staleAfterMs / 4 });
+  try {
+    return await runClaimedScan(options, scan);
+  } finally {
+    await renewal.stop();
+  }
 }
 
 /**
@@ -113,17 +115,13 @@ async function scanFromFirstReachable<T>(rootUrls: readonly string[], scanFrom: 
 }
 
 /**
- * Runs a scan this runner claimed to its end, recording how it ended, and keeps its claim alive
- * meanwhile. Aborted by `signal` (the runner stops), the scan is handed back to the queue unrecorded:
- * null.
+ * Runs a scan this runner claimed to its end, recording how it ended (its caller keeps the claim
+ * alive meanwhile: a page that never loads reports no progress). Aborted by `signal` (the runner
+ * stops), the scan is handed back to the queue unrecorded: null.
  */
 async function runClaimedScan(options: ScanRunnerOptions, scan: ScanSummary, signal?: AbortSignal): Promise<ScanOutcome | null> {
   const now = options.now ?? (() => new Date());
   const startedAt = now().toISOString();
-  const heartbeat = setInterval(
-    () => void keepScanClaim(options.pool, scan.scanId, options.runnerId, now()).catch(() => undefined),
-    (options.staleAfterMs ?? defaultStaleAfterMs) / 4,
-  );
   try {
     const website = await getWebsite(options.pool, scan.websiteId);
     if (!website) throw new ScanFailure('The website was removed before its scan could run.');
@@ -193,8 +191,6 @@ async function runClaimedScan(options: ScanRunnerOptions, scan: ScanSummary, sig
       data: { scanId: scan.scanId, websiteId: scan.websiteId, reason, failedAt: now().toISOString() },
     });
     return { scan, status: 'failed', reason };
-  } finally {
-    clearInterval(heartbeat);
   }
 }
 
@@ -267,7 +263,7 @@ export function scanRunnerCount(
 }
 
 /**
- * Works through the queue with `runners` runners (default 1), each claiming every `pollMs` (at once
+ * Works through the queue with `runners` runners (default 1), claiming every `pollMs` (at once
  * after a scan finished), until stopped; `onError` hears about what could not even be recorded (the
  * database gone). Claims in a process take turns, and with several runners the last idle one takes no
  * scan of an owner who already has one running: an owner with many scans gets all runners but one, so
@@ -284,76 +280,46 @@ export function startScanRunner(
 ): ScanRunner {
   const runners = Math.max(1, Math.floor(options.runners ?? 1));
   const now = options.now ?? (() => new Date());
-  let stopped = false;
+  const staleAfterMs = options.staleAfterMs ?? defaultStaleAfterMs;
   let scheduledAt = 0;
-  let idle = runners;
-  let claims: Promise<unknown> = Promise.resolve();
-  const sleeping = new Map<NodeJS.Timeout, () => void>();
-  // Stopping hands the scans under way back to the queue rather than waiting up to a scan's five minutes.
-  const stopping = new AbortController();
+  // Each runner names its scans' claims: `host:pid`, or `host:pid#2` with several.
+  const idleRunners = Array.from({ length: runners }, (_, index) => (runners === 1 ? options.runnerId : `${options.runnerId}#${index + 1}`));
 
-  const claimInTurn = (runnerId: string): Promise<ScanSummary | null> => {
-    const claim = claims.then(async () => {
-      if (stopped) return null;
+  type Claim = { readonly scan: ScanSummary; readonly runnerId: string };
+  const runner = startQueueRunner<Claim>({
+    name: 'scan',
+    concurrency: runners,
+    pollMs: options.pollMs ?? 5_000,
+    claim: async ({ free }) => {
       const at = now();
       if (at.getTime() - scheduledAt >= (options.scheduleEveryMs ?? 10 * 60_000)) {
         scheduledAt = at.getTime();
         await scheduleDueScans(options.pool, at);
       }
-      const scan = await claimNextScanFairly(options.pool, {
-        runner: runnerId,
-        now: at,
-        staleAfterMs: options.staleAfterMs ?? defaultStaleAfterMs,
-        ownersRunningToo: runners === 1 || idle > 1,
-      });
-      if (scan) idle--;
-      return scan;
-    });
-    claims = claim.catch(() => undefined);
-    return claim;
-  };
-
-  const sleep = (): Promise<void> =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(() => {
-        sleeping.delete(timer);
-        resolve();
-      }, options.pollMs ?? 5_000);
-      sleeping.set(timer, resolve);
-    });
-
-  const work = async (runnerId: string): Promise<void> => {
-    while (!stopped) {
-      let outcome: ScanOutcome | null = null;
+      const runnerId = idleRunners.shift()!;
       try {
-        const scan = await claimInTurn(runnerId);
-        if (scan) {
-          try {
-            outcome = await runClaimedScan({ ...options, runnerId }, scan, stopping.signal);
-          } finally {
-            idle++;
-          }
-          if (outcome) options.onOutcome?.(outcome);
-        }
+        // One scan per claim, stale ones included; the runner claims again at once while runners are idle.
+        const scan = await claimNextScanFairly(options.pool, { runner: runnerId, now: at, staleAfterMs, ownersRunningToo: runners === 1 || free > 1 });
+        if (scan) return [{ scan, runnerId }];
       } catch (error) {
-        options.onError?.(error);
+        idleRunners.unshift(runnerId);
+        throw error;
       }
-      if (outcome || stopped) continue;
-      await sleep();
-    }
-  };
-
-  const loops = Array.from({ length: runners }, (_, index) => work(runners === 1 ? options.runnerId : `${options.runnerId}#${index + 1}`));
-  return {
-    async stop() {
-      stopped = true;
-      stopping.abort(new Error('The scan runner is stopping'));
-      for (const [timer, wake] of sleeping) {
-        clearTimeout(timer);
-        wake();
-      }
-      sleeping.clear();
-      await Promise.all(loops);
+      idleRunners.unshift(runnerId);
+      return [];
     },
-  };
+    // Four renewals per stale limit: a missed one is made up by the next, so it goes unreported.
+    renew: { everyMs: staleAfterMs / 4, claim: ({ scan, runnerId }) => keepScanClaim(options.pool, scan.scanId, runnerId, now()).catch(() => undefined) },
+    // Stopping hands the scans under way back to the queue rather than waiting up to a scan's five minutes.
+    work: async ({ scan, runnerId }, { signal }) => {
+      try {
+        const outcome = await runClaimedScan({ ...options, runnerId }, scan, signal);
+        if (outcome) options.onOutcome?.(outcome);
+      } finally {
+        idleRunners.unshift(runnerId);
+      }
+    },
+    ...(options.onError ? { onError: options.onError } : {}),
+  });
+  return { stop: () => runner.stop() };
 }

@@ -1,8 +1,9 @@
 // The scanner in real headless Chromium against a loopback test site (test-site.test-helper.ts):
 // what it crawls, what each of the three visits records, how the result is classified, and its
-// limits — private addresses, maxPages, the scan deadline, a caller's abort, a missing browser.
+// limits — private addresses, maxPages, the scan deadline and a caller's abort (also while a page is
+// being opened), a missing browser.
 import { scanFinding, scannedItem } from '@consentry/events';
-import { freePort, launchChromium } from '@consentry/infra/testing';
+import { freePort, launchChromium, waitFor } from '@consentry/infra/testing';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChromiumMissingError, launchScannerBrowser } from './browser';
@@ -10,6 +11,7 @@ import { getDefaultCookieClassifier } from './cookie-database';
 import { classifyObservation, type DeclaredService } from './findings';
 import type { ScanObservation } from './observation';
 import { ScanError, scanWebsite, type ScanOptions } from './scan-website';
+import { slowToOpenPages } from './slow-pages.test-helper';
 import { allowTestHosts, serveTestSite, siteDomain, testLookup, type TestSite } from './test-site.test-helper';
 
 let browser: Browser;
@@ -55,7 +57,7 @@ describe('scanning a site whose analytics does not wait for consent', () => {
   beforeAll(async () => {
     site = await serveTestSite();
     observation = await scanWebsite(browser, optionsFor(site, { onProgress: (update) => progress.push(update) }));
-  });
+  }, 120_000);
   afterAll(async () => {
     await site?.close();
   });
@@ -347,21 +349,67 @@ describe('the limits of a scan', () => {
   });
 
   it('ends at its deadline with the pages it finished, marked truncated', async () => {
-    // The home page answers; its linked pages never do, and their visits outlast the scan's deadline
-    // (the page timeout is longer), so the scan ends on the deadline, whatever the machine's speed.
+    // The home page, /about and the blog answer; /p/1 never does. The deadline is reached (through
+    // `deadline`, as scanTimeoutMs would) once /p/1's visits wait for it, whatever the machine's speed.
     const site = await serveTestSite({ hangExtraPages: true, extraPages: 10 });
     try {
-      const observation = await scanWebsite(browser, optionsFor(site, { scanTimeoutMs: 15_000, pageTimeoutMs: 60_000 }));
+      const deadline = new AbortController();
+      const scan = scanWebsite(browser, optionsFor(site, { deadline: deadline.signal, pageTimeoutMs: 60_000 }));
+      await waitFor(() => site.requests.includes('www.shop.example.test /p/1'), { timeoutMs: 100_000, message: "/p/1's visits to start" });
+      deadline.abort();
+      const observation = await scan;
       expect(observation.truncated).toBe(true);
-      expect(observation.pages.map((page) => new URL(page.url).pathname)).toContain('/');
-      expect(observation.pages.some((page) => page.url.includes('/p/'))).toBe(false);
-      expect(observation.pagesNotVisited).toBeGreaterThan(0);
-      // Every page kept is whole: its three visits finished.
-      for (const page of observation.pages) expect(Object.values(page.visits).map((visit) => visit.error)).toEqual([null, null, null]);
+      expect(withoutPort(observation.pages.map((page) => page.url), site)).toEqual([`${www}/`, `${www}/about`, `${blog}/`]);
+      // /p/2 to /p/10 and the pages found later.
+      expect(observation.pagesNotVisited).toBeGreaterThanOrEqual(9);
+      // Every page kept is whole: its three visits ended on their own, none cut short by the deadline.
+      for (const page of observation.pages) expect(Object.values(page.visits).filter((visit) => visit.error === 'aborted')).toEqual([]);
     } finally {
       await site.close();
     }
   }, 120_000);
+
+  it('ends at its deadline even when it comes while the browser is opening a page', async () => {
+    // The deadline is reached while a scanning context's first page is being opened
+    // (slowToOpenPages): closing the contexts leaves that call pending for ever, and the scan must
+    // not wait for it.
+    const site = await serveTestSite();
+    try {
+      const deadline = new AbortController();
+      const slow = slowToOpenPages(browser, () => deadline.abort());
+      const observation = await scanWebsite(slow.browser, optionsFor(site, { deadline: deadline.signal }));
+      expect(slow.pagesAsked()).toBeGreaterThan(0);
+      expect(observation).toMatchObject({ truncated: true, pages: [] });
+    } finally {
+      await site.close();
+    }
+  });
+
+  it('reaches its deadline after scanTimeoutMs, keeping only whole pages', async () => {
+    // /p/1 never answers and its visits outlast the time limit, so the scan cannot finish first.
+    const site = await serveTestSite({ hangExtraPages: true, extraPages: 10 });
+    try {
+      const observation = await scanWebsite(browser, optionsFor(site, { scanTimeoutMs: 3_000, pageTimeoutMs: 60_000 }));
+      expect(observation.truncated).toBe(true);
+      expect(observation.pages.some((page) => page.url.includes('/p/'))).toBe(false);
+      for (const page of observation.pages) expect(Object.values(page.visits).filter((visit) => visit.error === 'aborted')).toEqual([]);
+    } finally {
+      await site.close();
+    }
+  });
+
+  it('stops when the caller aborts while the browser is opening a page, rejecting with the reason', async () => {
+    const site = await serveTestSite();
+    try {
+      const controller = new AbortController();
+      const reason = new Error('runner stopping');
+      const slow = slowToOpenPages(browser, () => controller.abort(reason));
+      await expect(scanWebsite(slow.browser, optionsFor(site, { signal: controller.signal }))).rejects.toBe(reason);
+      expect(slow.pagesAsked()).toBeGreaterThan(0);
+    } finally {
+      await site.close();
+    }
+  });
 
   it('stops when the caller aborts, rejecting with the reason', async () => {
     const site = await serveTestSite();

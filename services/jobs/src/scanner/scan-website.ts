@@ -6,13 +6,13 @@
 // verification's rules; the root must pass the guard or the scan fails with a ScanError.
 // Classification and findings are findings.ts's job.
 import { defaultScanPages, maxScanPages } from '@consentry/events';
-import type { Browser, BrowserContext } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { HostLookup } from '@consentry/infra';
 import { createAddressGuard, type AddressAllowance, type AddressGuard } from './address-guard';
 import { createCrawlQueue, isSameSite, maxPageUrlLength, pageUrlOf, parseSitemap, type FoundBy } from './crawl';
 import { startGuardProxy, type GuardProxy } from './guard-proxy';
 import { visitModes, type PageObservation, type PageVisit, type ScanObservation, type VisitMode } from './observation';
-import { scanningContextOptions, visitPage, type VisitSettings } from './visit';
+import { scanningContextOptions, unlessAborted, visitPage, type VisitSettings } from './visit';
 
 export interface ScanOptions {
   /** Where the crawl starts, e.g. 'https://www.example.com/'. */
@@ -25,6 +25,8 @@ export interface ScanOptions {
   pageTimeoutMs?: number;
   /** The whole scan; at the limit it ends with what it has, `truncated`. Default 5 min. */
   scanTimeoutMs?: number;
+  /** Reaches the time limit when it aborts, if scanTimeoutMs has not passed first (tests pick the moment). */
+  deadline?: AbortSignal;
   /** Lets a host with a private, loopback… address through (tests on loopback); default: none. */
   isAllowedAddress?: AddressAllowance;
   /** How hosts are resolved for the guard; default node:dns with all addresses. */
@@ -103,13 +105,22 @@ async function refuseUnlessReachable(guard: AddressGuard, host: string): Promise
   );
 }
 
-/** What this browser says it is, minus "Headless": sites treat headless browsers differently. */
-async function visitorUserAgent(browser: Browser): Promise<string> {
+/**
+ * What this browser says it is, minus "Headless": sites treat headless browsers differently.
+ * Undefined when the scan stopped first (then no page is visited).
+ */
+async function visitorUserAgent(browser: Browser, signal: AbortSignal): Promise<string | undefined> {
   const context = await browser.newContext();
   try {
-    const page = await context.newPage();
-    const agent = await page.evaluate<string>('navigator.userAgent');
+    const probe = async (): Promise<string> => {
+      const page = await context.newPage();
+      return page.evaluate<string>('navigator.userAgent');
+    };
+    const agent = await unlessAborted(signal, probe());
     return agent.replace(/HeadlessChrome/g, 'Chrome');
+  } catch (error) {
+    if (signal.aborted) return undefined;
+    throw error;
   } finally {
     await context.close().catch(() => {});
   }
@@ -129,11 +140,7 @@ async function readSitemap(browser: Browser, sitemapUrl: string, domain: string,
   let proxy: GuardProxy | undefined;
   const onAbort = (): void => void context?.close().catch(() => {});
   settings.signal?.addEventListener('abort', onAbort, { once: true });
-  try {
-    proxy = await startGuardProxy(settings.guard);
-    context = await browser.newContext(scanningContextOptions(proxy, settings.userAgent));
-    if (settings.signal?.aborted) return { found, pages };
-    const page = await context.newPage();
+  const read = async (page: Page): Promise<void> => {
     for (let index = 0; index < files.length && index < maxSitemapFiles && pages.length < maxSitemapPages; index++) {
       const file = files[index]!;
       if (settings.signal?.aborted) break;
@@ -163,6 +170,14 @@ async function readSitemap(browser: Browser, sitemapUrl: string, domain: string,
         }
       }
     }
+  };
+  try {
+    proxy = await startGuardProxy(settings.guard);
+    context = await browser.newContext(scanningContextOptions(proxy, settings.userAgent));
+    if (settings.signal?.aborted) return { found, pages };
+    const opened = context;
+    // Closing the context on abort does not settle every call on it: stop waiting instead.
+    await unlessAborted(settings.signal, opened.newPage().then(read));
   } catch {
     // A sitemap is a bonus: without one the crawl follows links.
   } finally {
@@ -170,7 +185,8 @@ async function readSitemap(browser: Browser, sitemapUrl: string, domain: string,
     await context?.close().catch(() => {});
     await proxy?.close();
   }
-  return { found, pages };
+  // A copy: reading may go on a moment after an abort.
+  return { found, pages: [...pages] };
 }
 
 /** A failed load in an owner's words; the guard proxy turns every failed connection into an empty response. */
@@ -193,13 +209,17 @@ export async function scanWebsite(browser: Browser, options: ScanOptions): Promi
   await refuseUnlessReachable(guard, root.hostname);
   options.signal?.throwIfAborted();
 
-  // One controller stops everything: the caller's signal or the scan's deadline.
+  // One controller stops everything: the caller's signal or the scan's deadline, whichever comes first.
   const stop = new AbortController();
   let deadlineReached = false;
-  const deadline = setTimeout(() => {
+  const reachDeadline = (): void => {
+    if (stop.signal.aborted) return;
     deadlineReached = true;
     stop.abort(new Error('scan time limit reached'));
-  }, options.scanTimeoutMs ?? scanDefaults.scanTimeoutMs);
+  };
+  const deadline = setTimeout(reachDeadline, options.scanTimeoutMs ?? scanDefaults.scanTimeoutMs);
+  options.deadline?.addEventListener('abort', reachDeadline, { once: true });
+  if (options.deadline?.aborted) reachDeadline();
   const onCallerAbort = (): void => stop.abort(options.signal?.reason);
   options.signal?.addEventListener('abort', onCallerAbort, { once: true });
 
@@ -211,7 +231,7 @@ export async function scanWebsite(browser: Browser, options: ScanOptions): Promi
       quietMs: options.timing?.quietMs ?? scanDefaults.quietMs,
       maxSettleMs: options.timing?.maxSettleMs ?? scanDefaults.maxSettleMs,
       bannerWaitMs: options.timing?.bannerWaitMs ?? scanDefaults.bannerWaitMs,
-      userAgent: options.userAgent ?? (await visitorUserAgent(browser)),
+      userAgent: options.userAgent ?? (await visitorUserAgent(browser, stop.signal)),
       muteRequest: options.muteRequest,
       signal: stop.signal,
     };
@@ -277,6 +297,7 @@ export async function scanWebsite(browser: Browser, options: ScanOptions): Promi
     };
   } finally {
     clearTimeout(deadline);
+    options.deadline?.removeEventListener('abort', reachDeadline);
     options.signal?.removeEventListener('abort', onCallerAbort);
     stop.abort();
   }

@@ -131,6 +131,21 @@ function messageOf(error: unknown): string {
 const delay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
+ * `work`'s outcome, or `signal`'s reason as soon as it aborts. Closing a context does not settle
+ * every call on it (Playwright 1.65 never settles a newPage() in flight when its context closes), so
+ * a stopped visit or scan must stop waiting for its browser calls rather than rely on the close.
+ */
+export function unlessAborted<T>(signal: AbortSignal | undefined, work: Promise<T>): Promise<T> {
+  if (!signal) return work;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+/**
  * Visits `url` once in a fresh context. Never throws for what the page does (a failed navigation,
  * a timeout): that is the visit's `error`, and whatever was recorded until then is kept.
  * `links` are the page's link targets (absolute, unfiltered), read on `before` visits only.
@@ -171,11 +186,15 @@ export async function visitPage(
     throw error;
   }
   let stoppedBy: 'timeout' | 'aborted' | null = null;
+  // Aborted when the visit stops (the scan's abort, or the backstop): the context closes, and the
+  // visit stops waiting for calls the close leaves pending.
+  const stopped = new AbortController();
   const stop = (why: 'timeout' | 'aborted'): void => {
     stoppedBy ??= why;
+    stopped.abort();
     context.close().catch(() => {});
   };
-  // A backstop: every wait below is bounded by `remaining()`, but a hung browser call is not.
+  // A backstop for a browser call that hangs: every wait below is bounded by `remaining()`, a hung call is not.
   const backstop = setTimeout(() => stop('timeout'), settings.pageTimeoutMs + 2000);
   const onAbort = (): void => stop('aborted');
   settings.signal?.addEventListener('abort', onAbort, { once: true });
@@ -183,7 +202,7 @@ export async function visitPage(
   if (settings.signal?.aborted) stop('aborted');
 
   const network = watchNetwork(context, settings, () => stoppedBy != null);
-  try {
+  const record = async (): Promise<void> => {
     if (settings.muteRequest) {
       const mute = settings.muteRequest;
       await context.route(
@@ -233,6 +252,9 @@ export async function visitPage(
     visit.localStorage = [...state.localStorage].sort();
     visit.sessionStorage = [...state.sessionStorage].sort();
     visit.consentSignals.push(...state.signals);
+  };
+  try {
+    await unlessAborted(stopped.signal, record());
   } catch (error) {
     visit.error = stoppedBy ?? messageOf(error);
   } finally {
@@ -245,7 +267,8 @@ export async function visitPage(
     await context.close().catch(() => {});
     await proxy.close();
   }
-  return { visit, links, contentType };
+  // A copy: a call left pending when the visit stopped may still settle, and `record` go on writing.
+  return { visit: structuredClone(visit), links: [...links], contentType };
 }
 
 /**

@@ -6,7 +6,7 @@
 // after the last retry the delivery has failed. A 410 Gone ends it at once: the spec (section
 // "Delivery success and failure") reads it as the receiver asking to receive no more. The
 // webhook-id is the delivery's message id, the same on every try, so receivers can deduplicate.
-import type { Db } from '@consentry/infra';
+import { startQueueRunner, type Db, type HostLookup } from '@consentry/infra';
 import {
   claimDueDeliveries,
   claimStaleDeliveries,
@@ -16,7 +16,6 @@ import {
   type ClaimedDelivery,
   type DeliveryOutcome,
 } from './deliveries';
-import type { HostLookup } from '@consentry/infra';
 import { guardedPost } from './guarded-post';
 import { webhookHeaders } from './signature';
 
@@ -140,72 +139,25 @@ export interface WebhookWorker {
 /** Works the delivery queue until stopped; stopping aborts the tries in flight and gives them back. */
 export function startWebhookDeliveryWorker(options: WebhookWorkerOptions): WebhookWorker {
   const now = options.now ?? (() => new Date());
-  const concurrency = Math.max(1, options.concurrency ?? 8);
   const staleAfterMs = options.staleAfterMs ?? 6 * (options.timeoutMs ?? 10_000);
-  const staleCheckEveryMs = options.staleCheckEveryMs ?? 30_000;
-  const stopping = new AbortController();
-  const inFlight = new Set<Promise<void>>();
-  let staleCheckedAt = 0;
-  // Set when a try ends, so a slot that freed up while the loop was busy is not left idle a poll long.
-  let slotFreed = false;
-  let wake: (() => void) | undefined;
-  let timer: NodeJS.Timeout | undefined;
-
-  const run = (delivery: ClaimedDelivery): void => {
-    const task = deliverClaimed(options, delivery, stopping.signal)
-      .then((report) => {
-        if (report) options.onTry?.(report);
-      })
-      .catch((error: unknown) => options.onError?.(error))
-      .finally(() => {
-        inFlight.delete(task);
-        slotFreed = true;
-        wake?.();
-      });
-    inFlight.add(task);
-  };
-
-  const loop = (async () => {
-    while (!stopping.signal.aborted) {
-      let claimed = 0;
-      try {
-        const free = concurrency - inFlight.size;
-        if (free > 0) {
-          const at = now();
-          const due: ClaimedDelivery[] = [];
-          if (at.getTime() - staleCheckedAt >= staleCheckEveryMs) {
-            staleCheckedAt = at.getTime();
-            due.push(...(await claimStaleDeliveries(options.pool, options.workerId, at, staleAfterMs, free)));
-          }
-          if (due.length < free) due.push(...(await claimDueDeliveries(options.pool, options.workerId, at, free - due.length)));
-          for (const delivery of due) run(delivery);
-          claimed = due.length;
-        }
-      } catch (error) {
-        options.onError?.(error);
-      }
-      if (stopping.signal.aborted) break;
-      // Claimed a full set: look again at once for more when a slot frees; otherwise poll.
-      if ((claimed > 0 && inFlight.size < concurrency) || slotFreed) {
-        slotFreed = false;
-        continue;
-      }
-      await new Promise<void>((resolve) => {
-        wake = resolve;
-        timer = setTimeout(resolve, options.pollMs ?? 1_000);
-      });
-      wake = undefined;
-      clearTimeout(timer);
-    }
-    await Promise.allSettled([...inFlight]);
-  })();
-
-  return {
-    async stop() {
-      stopping.abort();
-      clearTimeout(timer);
-      wake?.();
-      await loop;
+  const runner = startQueueRunner<ClaimedDelivery>({
+    name: 'webhook delivery',
+    concurrency: Math.max(1, options.concurrency ?? 8),
+    pollMs: options.pollMs ?? 1_000,
+    // No index covers 'sending' rows: stale claims are looked for now and then, not at every claim.
+    sweepEveryMs: options.staleCheckEveryMs ?? 30_000,
+    claim: async ({ free, sweep }) => {
+      const at = now();
+      const due = sweep ? await claimStaleDeliveries(options.pool, options.workerId, at, staleAfterMs, free) : [];
+      if (due.length < free) due.push(...(await claimDueDeliveries(options.pool, options.workerId, at, free - due.length)));
+      return due;
     },
-  };
+    work: async (delivery, { signal }) => {
+      const report = await deliverClaimed(options, delivery, signal);
+      if (report) options.onTry?.(report);
+    },
+    now: () => now().getTime(),
+    ...(options.onError ? { onError: options.onError } : {}),
+  });
+  return { stop: () => runner.stop() };
 }
