@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
-import { slowTestFiles, testWorkers } from './vitest.shared.ts';
+import { slowTestFiles, testIsolation, testWorkers } from './vitest.shared.ts';
 
 const browserProjects = ['web', 'widget'].filter((dir) => existsSync(`${dir}/vitest.config.ts`));
 
@@ -21,6 +21,7 @@ export default defineConfig({
           include: ['{events,infra,projections,services,e2e,bench}/**/*.test.ts'],
           exclude: ['**/node_modules/**', ...slowTestFiles],
           environment: 'node',
+          isolate: testIsolation(),
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },

@@ -13,10 +13,9 @@ export const slowTestFiles: readonly string[] = [
 ];
 
 /**
- * Test files at once: by default vitest's own choice, one less than the cores (one file at a time on
- * two cores). More is not faster here: with 4 files at once on 2 cores the load reached 15-20 and
- * Chromium and replay tests ran out of time, so the suite is bound by CPU, not by waiting.
- * CONSENTRY_TEST_WORKERS sets it (a machine with cores to spare can run more).
+ * Test files at once: one per core. With files sharing one process (testIsolation), two files at
+ * once on two cores keep both busy while one waits on Postgres, NATS or Chromium; four at once drove
+ * the load to 15-20 and Chromium and replay tests out of time. CONSENTRY_TEST_WORKERS sets it.
  */
 export function testWorkers(cores: number, override = process.env.CONSENTRY_TEST_WORKERS): number {
   if (override !== undefined && override !== '') {
@@ -24,5 +23,19 @@ export function testWorkers(cores: number, override = process.env.CONSENTRY_TEST
     if (!Number.isInteger(workers) || workers < 1) throw new Error(`CONSENTRY_TEST_WORKERS must be a whole number of at least 1, not "${override}"`);
     return workers;
   }
-  return Math.max(1, cores - 1);
+  return Math.max(1, cores);
+}
+
+/**
+ * Whether each test file gets fresh modules in a fresh process. Off by default for the node and web
+ * projects: loading the modules and the DOM again for each of ~200 files was a third of the suite's
+ * time (import 202 s and environment 51 s of 1,252 s). Files already own everything they start
+ * (database, streams, ports, servers) and stop it in afterAll, so they need no process of their own.
+ * CONSENTRY_TEST_ISOLATE=1 turns isolation back on, to tell whether a failure comes from sharing.
+ * The widget's project stays isolated: its simulated pages keep network work alive across files.
+ */
+export function testIsolation(override = process.env.CONSENTRY_TEST_ISOLATE): boolean {
+  if (override === undefined || override === '' || override === '0') return false;
+  if (override === '1') return true;
+  throw new Error(`CONSENTRY_TEST_ISOLATE must be 0 or 1, not "${override}"`);
 }

@@ -12,6 +12,9 @@ export default defineProject({
   test: {
     name: 'web',
     environment: 'jsdom',
+    // Modules and the DOM are shared across files, as in the node project (vitest.shared.ts,
+    // testIsolation, which also checks the variable's value).
+    isolate: process.env.CONSENTRY_TEST_ISOLATE === '1',
     include: ['src/**/*.unit.test.{ts,tsx}'],
     setupFiles: ['src/test/setup.ts'],
     restoreMocks: true,

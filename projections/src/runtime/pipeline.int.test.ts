@@ -3,7 +3,7 @@
 // NATS unreachable, a second relay), each ending with the projection's totals exactly equal to the
 // log's count; and replay reproducing the live read model.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger, createMemoryBus, createNatsBus, createRecentDigests, eventDigest, readHorizonText, readSealedEvents, type Bus } from '@consentry/infra';
+import { createLogger, createMemoryBus, createNatsBus, createRecentDigests, eventDigest, readHorizonText, readSealedEvents, type Bus, type NatsBusOptions } from '@consentry/infra';
 import { createTestDatabase, deleteNatsStream, natsUrl, startTcpProxy, uniqueBusConfig, waitFor, waitForLogVisible, type TestDatabase } from '@consentry/infra/testing';
 import { consentStatsProjection } from '../consent-stats/projection';
 import { checkpointNameOf } from '../projection';
@@ -36,9 +36,9 @@ afterAll(async () => {
   await db?.drop();
 });
 
-async function natsBus(label: string, url = natsUrl): Promise<{ bus: Bus; stream: string; subjectPrefix: string }> {
+async function natsBus(label: string, url = natsUrl, options: Partial<NatsBusOptions> = {}): Promise<{ bus: Bus; stream: string; subjectPrefix: string }> {
   const config = uniqueBusConfig(label);
-  const bus = await createNatsBus({ ...config, url });
+  const bus = await createNatsBus({ ...config, url, ...options });
   cleanups.push(() => deleteNatsStream(config.stream));
   cleanups.push(() => bus.close());
   return { bus, ...config };
@@ -153,7 +153,9 @@ describe('faults over NATS', () => {
     const [host, port] = new URL(natsUrl.replace('nats://', 'http://')).host.split(':');
     const proxy = await startTcpProxy({ targetHost: host!, targetPort: Number(port ?? 4222) });
     cleanups.push(() => proxy.close());
-    const { bus, subjectPrefix } = await natsBus('outage', `nats://${proxy.host}:${proxy.port}`);
+    // A pull cut mid-flight is redelivered after the ack wait (30 s in production): shorter here, so
+    // the test waits for the catch-up, not for the server's timer.
+    const { bus, subjectPrefix } = await natsBus('outage', `nats://${proxy.host}:${proxy.port}`, { ackWaitMs: 3_000, reconnectTimeWaitMs: 250 });
     startLive(bus, subjectPrefix);
     await appendConsents(db.pool, 500);
     await expectProjectionToMatchLog();

@@ -3,19 +3,12 @@
 //
 // Exit status, which automation relies on: 0 success; 1 the command ran and failed (the ledger does
 // not verify, no such consent, …); 2 bad arguments (unknown command or option, missing value);
-// 78 configuration error (EX_CONFIG). e2e/src/cli.e2e.test.ts runs each as a subprocess.
-import { ConfigError, loadConfig } from '@consentry/infra';
-import { runAdmin } from './commands/admin';
-import { runDeadLetters } from './commands/dead-letters';
-import { runReceipt, runSeal, runVerify } from './commands/ledger';
-import { runPurge } from './commands/purge';
-import { runSubject } from './commands/subject';
-import { runMigrate } from './commands/migrate';
-import { runOpenApi } from './commands/openapi';
-import { runReplay } from './commands/replay';
-import { runScan } from './commands/scan';
-import { runStart } from './commands/start';
-import { runStatus } from './commands/status';
+// 78 configuration error (EX_CONFIG). e2e/src/cli.e2e.test.ts and cli-embedded.e2e.test.ts run each
+// as a subprocess.
+//
+// Only the configuration is loaded up front: each command's code is imported when it runs, so help,
+// a bad argument or a configuration error answers at once instead of after loading the whole product.
+import { ConfigError, loadConfig } from '@consentry/infra/config';
 
 const usage = `Usage: consentry <command> [options]
 
@@ -66,33 +59,33 @@ async function main(argv: readonly string[]): Promise<number> {
     return 0;
   }
   // The document depends on the routes alone, so it is printed before any configuration is read.
-  if (command === 'openapi') return runOpenApi(rest);
+  if (command === 'openapi') return (await import('./commands/openapi')).runOpenApi(rest);
   const config = loadConfig();
   switch (command) {
     case 'start':
-      return runStart(config, rest);
+      return (await import('./commands/start')).runStart(config, rest);
     case 'migrate':
-      return runMigrate(config);
+      return (await import('./commands/migrate')).runMigrate(config);
     case 'replay':
-      return runReplay(config, rest);
+      return (await import('./commands/replay')).runReplay(config, rest);
     case 'dead-letters':
-      return runDeadLetters(config, rest);
+      return (await import('./commands/dead-letters')).runDeadLetters(config, rest);
     case 'admin':
-      return runAdmin(config, rest);
+      return (await import('./commands/admin')).runAdmin(config, rest);
     case 'seal':
-      return runSeal(config, rest);
+      return (await import('./commands/ledger')).runSeal(config, rest);
     case 'verify':
-      return runVerify(config, rest);
+      return (await import('./commands/ledger')).runVerify(config, rest);
     case 'purge':
-      return runPurge(config, rest);
+      return (await import('./commands/purge')).runPurge(config, rest);
     case 'scan':
-      return runScan(config, rest);
+      return (await import('./commands/scan')).runScan(config, rest);
     case 'receipt':
-      return runReceipt(config, rest);
+      return (await import('./commands/ledger')).runReceipt(config, rest);
     case 'subject':
-      return runSubject(config, rest);
+      return (await import('./commands/subject')).runSubject(config, rest);
     case 'status':
-      return runStatus(config, rest);
+      return (await import('./commands/status')).runStatus(config, rest);
     default:
       process.stderr.write(`Unknown command: ${command}\n\n${usage}`);
       return 2;
