@@ -152,9 +152,11 @@ describe('when visitors browse a website over two days', () => {
       bounceRate: 50,
       topReferrers: [{ domain: 'Direct', visits: 2 }],
     });
-    expect(await getDailyAnalytics(db.pool, { websiteId, fromDay: '2026-03-01', toDay: '2026-03-31' })).toEqual([
+    expect(await getDailyAnalytics(db.pool, { websiteId, fromDay: '2026-03-01', toDay: '2026-03-04' })).toEqual([
+      { day: '2026-03-01', uniqueVisitors: 0, pageviews: 0, visits: 0 },
       { day: '2026-03-02', uniqueVisitors: 2, pageviews: 4, visits: 3 },
       { day: '2026-03-03', uniqueVisitors: 2, pageviews: 4, visits: 2 },
+      { day: '2026-03-04', uniqueVisitors: 0, pageviews: 0, visits: 0 },
     ]);
   });
 

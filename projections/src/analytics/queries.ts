@@ -160,25 +160,41 @@ export async function getDeviceBreakdown(db: Queryable, range: AnalyticsRange): 
 }
 
 export interface DailyAnalytics {
+  /** A UTC day, `YYYY-MM-DD`. */
   readonly day: string;
+  /** Visitors with a counted page view that day, each once (a visitor of two days counts on both). */
   readonly uniqueVisitors: number;
   readonly pageviews: number;
+  /** Visits started that day. */
   readonly visits: number;
 }
 
-/** One row per day that has page views: that day's unique visitors, page views and visits started. */
+/** The longest range `getDailyAnalytics` answers: one row per day, so the answer stays small. */
+export const maxDailyAnalyticsDays = 366;
+
+const dayMs = 86_400_000;
+
+/**
+ * One row per day of the range, in order, days without traffic as zeros: that day's unique
+ * visitors, page views and visits started. Each day's figures are those `getSiteAnalytics` gives for
+ * that day alone, and the page views add up to the range's `totalPageviews`.
+ */
 export async function getDailyAnalytics(db: Queryable, range: AnalyticsRange): Promise<DailyAnalytics[]> {
+  const days = (Date.parse(range.toDay) - Date.parse(range.fromDay)) / dayMs + 1;
+  if (!(days >= 1 && days <= maxDailyAnalyticsDays)) {
+    throw new RangeError(`A daily series covers 1 to ${maxDailyAnalyticsDays} days, not ${range.fromDay}..${range.toDay}`);
+  }
   const { rows } = await db.query<{ day: string; unique_visitors: number; pageviews: number; visits: number }>({
     name: 'get-daily-analytics',
-    text: `SELECT to_char(daily.day, 'YYYY-MM-DD') AS day, coalesce(visitor_days.visitors, 0)::int8 AS unique_visitors,
-                  daily.pageviews, daily.visits
-             FROM analytics_daily AS daily
+    text: `SELECT to_char(days.day, 'YYYY-MM-DD') AS day, coalesce(visitor_days.visitors, 0)::int8 AS unique_visitors,
+                  coalesce(daily.pageviews, 0)::int8 AS pageviews, coalesce(daily.visits, 0)::int8 AS visits
+             FROM generate_series($2::date, $3::date, interval '1 day') AS days(day)
+             LEFT JOIN analytics_daily AS daily ON daily.website_id = $1 AND daily.day = days.day::date
              LEFT JOIN (SELECT day, sum(visitors) AS visitors
                           FROM analytics_visitor_days
                          WHERE website_id = $1 AND day BETWEEN $2::date AND $3::date
-                         GROUP BY day) AS visitor_days ON visitor_days.day = daily.day
-            WHERE daily.website_id = $1 AND daily.day BETWEEN $2::date AND $3::date
-            ORDER BY daily.day`,
+                         GROUP BY day) AS visitor_days ON visitor_days.day = days.day::date
+            ORDER BY days.day`,
     values: [range.websiteId, range.fromDay, range.toDay],
   });
   return rows.map((row) => ({ day: row.day, uniqueVisitors: row.unique_visitors, pageviews: row.pageviews, visits: row.visits }));

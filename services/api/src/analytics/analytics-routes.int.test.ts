@@ -81,6 +81,42 @@ describe('GET /api/analytics/website/:websiteId', () => {
   });
 });
 
+describe('GET /api/analytics/website/:websiteId/daily', () => {
+  const daysBefore = (days: number) => new Date(Date.parse(today) - days * 86_400_000).toISOString().slice(0, 10);
+  const daily = (user: SignedInUser, query: string) => user.request({ method: 'GET', url: `/api/analytics/website/${website.id}/daily?${query}` });
+
+  it('answers every day of the range, days without traffic as zeros', async () => {
+    const response = await daily(owner, `startDate=${daysBefore(6)}&endDate=${today}`);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      days: [6, 5, 4, 3, 2, 1, 0].map((ago) =>
+        ago === 0
+          ? { day: today, uniqueVisitors: 1, pageviews: 2, visits: 1 }
+          : { day: daysBefore(ago), uniqueVisitors: 0, pageviews: 0, visits: 0 },
+      ),
+    });
+  });
+
+  it('agrees with the site analytics of the same range, and defaults to the same 30 days', async () => {
+    const series = (await daily(owner, '')).json().days as { day: string; uniqueVisitors: number; pageviews: number }[];
+    expect(series).toHaveLength(30);
+    expect(series[0]!.day).toBe(daysBefore(29));
+    expect(series.at(-1)!.day).toBe(today);
+    const report = (await owner.request({ method: 'GET', url: `/api/analytics/website/${website.id}` })).json();
+    expect(series.reduce((sum, day) => sum + day.pageviews, 0)).toBe(report.totalPageviews);
+    expect(Math.max(...series.map((day) => day.uniqueVisitors))).toBe(report.uniqueVisitors);
+  });
+
+  it('refuses a range the report would refuse, another owner’s website and anonymous callers', async () => {
+    expect((await daily(owner, `startDate=${today}&endDate=${daysBefore(1)}`)).statusCode).toBe(400);
+    expect((await daily(owner, `startDate=${daysBefore(366)}&endDate=${today}`)).statusCode).toBe(400);
+    expect((await daily(owner, 'startDate=soon')).statusCode).toBe(400);
+    expect((await daily(owner, `startDate=${daysBefore(365)}&endDate=${today}`)).json().days).toHaveLength(366);
+    expect((await daily(stranger, '')).statusCode).toBe(404);
+    expect((await api.app.inject({ method: 'GET', url: `/api/analytics/website/${website.id}/daily` })).statusCode).toBe(401);
+  });
+});
+
 describe('GET /api/recommendations', () => {
   it('answers a report for one website and one per website for all', async () => {
     const response = await owner.request({ method: 'GET', url: `/api/recommendations/website/${website.id}?days=30` });

@@ -3,7 +3,7 @@
 // never a scan of raw events. A website outside the viewer's scope is a 404, like a missing one.
 import { isoDay } from '@consentry/events';
 import type { Db } from '@consentry/infra';
-import { getAllRecommendationReports, getRecommendationReport, getSiteAnalytics } from '@consentry/projections';
+import { getAllRecommendationReports, getDailyAnalytics, getRecommendationReport, getSiteAnalytics } from '@consentry/projections';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -45,6 +45,22 @@ const siteAnalyticsAnswer = z
     deviceBreakdown: z.record(z.string(), z.int()),
   })
   .meta({ id: 'SiteAnalytics' });
+
+const dailyAnalyticsAnswer = z
+  .object({
+    days: z
+      .array(
+        z.object({
+          day: z.iso.date().meta({ description: 'A UTC day, YYYY-MM-DD' }),
+          uniqueVisitors: z.int().meta({ description: 'Visitors with a page view that day (a visitor of several days counts on each)' }),
+          pageviews: z.int(),
+          visits: z.int().meta({ description: 'Visits started that day' }),
+        }),
+      )
+      .readonly()
+      .meta({ description: 'Every day of the range in order, days without traffic as zeros' }),
+  })
+  .meta({ id: 'DailyAnalytics' });
 
 const recommendation = z.object({
   id: z.string(),
@@ -105,6 +121,24 @@ export const analyticsRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async (app, 
     async (request) => {
       const website = await websiteInScope(request, request.params.websiteId);
       return getSiteAnalytics(pool, { websiteId: website.id, ...request.query });
+    },
+  );
+
+  app.get(
+    '/api/analytics/website/:websiteId/daily',
+    {
+      config: { access: 'signedIn' },
+      schema: {
+        tags: ['analytics'],
+        summary: 'Unique visitors and page views per UTC day of one website over a date range (default: the last 30 days)',
+        params: z.object({ websiteId: uuidParam }),
+        querystring: analyticsQuery,
+        response: { 200: dailyAnalyticsAnswer, ...errorsFor(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      const website = await websiteInScope(request, request.params.websiteId);
+      return { days: await getDailyAnalytics(pool, { websiteId: website.id, ...request.query }) };
     },
   );
 

@@ -1,7 +1,8 @@
 // The Analytics & Consent screen's state machine (spec sections 4, 5 and 9): empty until a website is
 // chosen (and nothing asked of the analytics api before), then that website's figures for the last
-// 30 days; a quick range or new dates ask again, and a range the api would refuse is not sent.
-import { fireEvent, screen, within } from '@testing-library/react';
+// 30 days; a quick range or new dates ask again, and a range the api would refuse is not sent. The
+// visitors and page views per day follow the same picker, with a text alternative and an empty state.
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { jsonResponse, renderInApp, stubFetch, type StubbedRequest } from '../../test/render';
@@ -10,6 +11,9 @@ import { lastDaysRange } from './date-range';
 
 // jsdom has no canvas; the chart's numbers are listed beside it anyway.
 vi.mock('./doughnut-chart', () => ({ default: () => null }));
+vi.mock('./traffic-trend-chart', () => ({
+  default: ({ label }: { label: string }) => <div role="img" aria-label={label} />,
+}));
 
 const websites = [
   { id: 'w1', name: 'Shop', domain: 'shop.example', isActive: true, embedCode: 'emb_1', createdAt: '2024-05-01T10:00:00Z' },
@@ -37,12 +41,36 @@ const analytics = {
   deviceBreakdown: { mobile: 400, desktop: 800, tablet: 34 },
 };
 
-const analyticsRequests = (requests: StubbedRequest[]) => requests.filter((request) => request.url.startsWith('/api/analytics/'));
+const analyticsRequests = (requests: StubbedRequest[]) =>
+  requests.filter((request) => request.url.startsWith('/api/analytics/') && !request.url.includes('/daily?'));
+const dailyRequests = (requests: StubbedRequest[]) => requests.filter((request) => request.url.startsWith('/api/analytics/website/w1/daily?'));
 
-function stubApi(websiteList: unknown[] = websites) {
+/** Every day of the asked range, as the api answers: traffic on some days, zeros on the others. */
+function dailyAnswer(request: StubbedRequest, traffic: (index: number) => { uniqueVisitors: number; pageviews: number }) {
+  const query = new URL(request.url, 'http://localhost').searchParams;
+  const [start, end] = [Date.parse(query.get('startDate')!), Date.parse(query.get('endDate')!)];
+  const days = Array.from({ length: (end - start) / 86_400_000 + 1 }, (_, index) => ({
+    day: new Date(start + index * 86_400_000).toISOString().slice(0, 10),
+    visits: 0,
+    ...traffic(index),
+  }));
+  return jsonResponse({ days });
+}
+
+/** 2,900 page views over the last days of the range, as the report's total says; the busiest day last. */
+const someTraffic = (request: StubbedRequest) =>
+  dailyAnswer(request, (index) => {
+    const length = new URL(request.url, 'http://localhost').searchParams.get('startDate') === lastDaysRange(7).startDate ? 7 : 30;
+    const fromEnd = length - 1 - index;
+    return fromEnd === 0 ? { uniqueVisitors: 700, pageviews: 1400 } : fromEnd === 1 ? { uniqueVisitors: 600, pageviews: 1500 } : { uniqueVisitors: 0, pageviews: 0 };
+  });
+
+function stubApi(websiteList: unknown[] = websites, daily: (request: StubbedRequest) => Response = someTraffic) {
   return stubFetch({
     'GET /api/websites': () => jsonResponse(websiteList),
     'GET /api/stats/websites': () => jsonResponse([{ website: { id: 'w1', domain: 'shop.example' }, totalConsents: 640, consentRate: 71.25 }]),
+    // Before the report's own path, which it starts with.
+    'GET /api/analytics/website/w1/daily': daily,
     'GET /api/analytics/website/w1': () => jsonResponse(analytics),
   });
 }
@@ -142,6 +170,63 @@ describe('analytics page', () => {
       expect(analyticsRequests(requests).at(-1)?.url).toBe('/api/analytics/website/w1?startDate=2024-05-01&endDate=2024-05-31');
       expect(screen.queryByRole('alert')).not.toBeInTheDocument();
       expect(screen.getByRole('button', { name: '30 days' })).toHaveAttribute('aria-pressed', 'false');
+    });
+
+    it('draws visitors and page views per day of the same range, with every figure as text', async () => {
+      const { requests } = stubApi();
+      renderInApp(<AnalyticsPage />);
+      await chooseWebsite('Shop (shop.example)');
+      const trend = await screen.findByRole('region', { name: 'Visitors and Page Views' });
+      const { startDate, endDate } = lastDaysRange(30);
+      expect(dailyRequests(requests).map((request) => request.url)).toEqual([`/api/analytics/website/w1/daily?startDate=${startDate}&endDate=${endDate}`]);
+
+      const chart = await within(trend).findByRole('img');
+      const day = (iso: string) => new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${iso}T00:00:00Z`));
+      expect(chart).toHaveAttribute(
+        'aria-label',
+        `Visitors and page views per day, ${day(startDate)} to ${day(endDate)}: 2,900 page views in total; busiest day ${day(lastDaysRange(2).startDate)} with 600 visitors and 1,500 page views`,
+      );
+      // The same total as the report's tile above it.
+      expect(screen.getByLabelText('Total Pageviews: 2,900')).toBeInTheDocument();
+
+      const table = within(trend).getByRole('table', { name: 'Unique visitors and page views per day' });
+      const rows = within(table).getAllByRole('row').slice(1);
+      expect(rows).toHaveLength(30);
+      expect(rows[0]).toHaveTextContent(`${day(startDate)}00`);
+      expect(rows[29]).toHaveTextContent(`${day(endDate)}7001,400`);
+      expect(within(trend).queryByText('No page views in this period')).not.toBeInTheDocument();
+    });
+
+    it('asks for the days of a quick range the picker sets', async () => {
+      const { requests } = stubApi();
+      renderInApp(<AnalyticsPage />);
+      const user = await chooseWebsite('Shop (shop.example)');
+      await screen.findByRole('table', { name: 'Unique visitors and page views per day' });
+      await user.click(screen.getByRole('button', { name: '7 days' }));
+      const week = lastDaysRange(7);
+      expect(dailyRequests(requests).at(-1)?.url).toBe(`/api/analytics/website/w1/daily?startDate=${week.startDate}&endDate=${week.endDate}`);
+      await waitFor(() => expect(within(screen.getByRole('table', { name: 'Unique visitors and page views per day' })).getAllByRole('row')).toHaveLength(8));
+    });
+
+    it('says what to do next when the range has no page views', async () => {
+      stubApi(websites, (request) => dailyAnswer(request, () => ({ uniqueVisitors: 0, pageviews: 0 })));
+      renderInApp(<AnalyticsPage />);
+      await chooseWebsite('Shop (shop.example)');
+      const trend = await screen.findByRole('region', { name: 'Visitors and Page Views' });
+      expect(await within(trend).findByText('No page views in this period')).toBeInTheDocument();
+      expect(within(trend).getByText(/install the snippet on every page of your website/)).toBeInTheDocument();
+      expect(within(trend).getByRole('link', { name: 'Install the snippet' })).toHaveAttribute('href', '/user/installation');
+      expect(within(trend).queryByRole('img')).not.toBeInTheDocument();
+      expect(within(trend).queryByRole('table')).not.toBeInTheDocument();
+    });
+
+    it('says when the days could not be loaded, and still shows the rest of the report', async () => {
+      stubApi(websites, () => new Response('Database unavailable', { status: 503 }));
+      renderInApp(<AnalyticsPage />);
+      await chooseWebsite('Shop (shop.example)');
+      const trend = await screen.findByRole('region', { name: 'Visitors and Page Views' });
+      expect(await within(trend).findByRole('alert')).toHaveTextContent('Visitors per day could not be loaded. 503: Database unavailable');
+      expect(screen.getByLabelText('Unique Visitors: 1,234')).toBeInTheDocument();
     });
 
     it('shows the api error as `status: body`', async () => {

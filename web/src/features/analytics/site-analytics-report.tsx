@@ -1,17 +1,23 @@
-// One website's site analytics over a date range (spec sections 2, 3 and 9): metric tiles, top pages,
-// traffic sources, devices and mobile engagement. Shown on /analytics and in the Traffic Analytics
-// tab of /website-analytics. The doughnuts load chart.js lazily; every number is listed as text too.
+// One website's site analytics over a date range (spec sections 2, 3 and 9): metric tiles, visitors
+// and page views per day, top pages, traffic sources, devices and mobile engagement. Shown on
+// /analytics and in the Traffic Analytics tab of /website-analytics. The charts load chart.js lazily;
+// every number is listed as text too.
 import { MetricTile } from '../../components/metric-tile';
 import { useQuery } from '@tanstack/react-query';
-import { Clock, Eye, FileText, Hourglass, LogOut, MapPin, Mail, Phone, Users, type LucideIcon } from 'lucide-react';
+import { Link } from '@tanstack/react-router';
+import { ChartLine, Clock, Eye, FileText, Hourglass, LogOut, MapPin, Mail, Phone, Users, type LucideIcon } from 'lucide-react';
 import { lazy, Suspense } from 'react';
-import { ErrorState, LoadingState } from '../../components/query-state';
+import { EmptyState, ErrorState, LoadingState } from '../../components/query-state';
+import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { formatDecimal, formatDuration, formatNumber, formatRate } from '../../lib/format';
-import type { DateRange } from './date-range';
+import { useSession } from '../auth/use-session';
+import { formatRange, type DateRange } from './date-range';
 import type { DoughnutPart } from './doughnut-chart';
-import { siteAnalyticsQueryOptions, type SiteAnalytics } from './queries';
+import { dailyAnalyticsQueryOptions, siteAnalyticsQueryOptions, type DailyAnalytics, type SiteAnalytics } from './queries';
 import {
+  describeTrafficTrend,
+  formatTrendDay,
   getDevices,
   getTotalVisits,
   getTrafficSources,
@@ -23,6 +29,7 @@ import {
 } from './traffic';
 
 const DoughnutChart = lazy(() => import('./doughnut-chart'));
+const TrafficTrendChart = lazy(() => import('./traffic-trend-chart'));
 
 const groupColors: Record<TrafficGroup, string> = {
   Direct: '#2563eb',
@@ -41,6 +48,8 @@ const deviceColors: Record<string, string> = {
 
 export function SiteAnalyticsReport({ websiteId, range }: { websiteId: string; range: DateRange }) {
   const analytics = useQuery(siteAnalyticsQueryOptions(websiteId, range));
+  // Asked beside the report, not after it: TrafficTrendCard reads the same query.
+  useQuery(dailyAnalyticsQueryOptions(websiteId, range));
   if (analytics.isPending) return <LoadingState />;
   if (analytics.isError) return <ErrorState title="Analytics could not be loaded." error={analytics.error} />;
   const data = analytics.data;
@@ -54,6 +63,7 @@ export function SiteAnalyticsReport({ websiteId, range }: { websiteId: string; r
         <MetricTile title="Avg. Time on Site" icon={Hourglass} value={formatDuration(data.avgTimeOnSite)} />
         <MetricTile title="Bounce Rate" icon={LogOut} value={formatRate(data.bounceRate)} />
       </div>
+      <TrafficTrendCard websiteId={websiteId} range={range} />
       <div className="grid gap-6 lg:grid-cols-2">
         <TopPagesCard pages={data.topPages} />
         <TrafficSourcesCard analytics={data} />
@@ -66,6 +76,78 @@ export function SiteAnalyticsReport({ websiteId, range }: { websiteId: string; r
 
 function NoData() {
   return <p className="py-8 text-center text-muted-foreground">No data available</p>;
+}
+
+/** Visitors and page views per day of the range (GET …/daily), as a line chart and a hidden table. */
+function TrafficTrendCard({ websiteId, range }: { websiteId: string; range: DateRange }) {
+  const daily = useQuery(dailyAnalyticsQueryOptions(websiteId, range));
+  return (
+    <Card role="region" aria-labelledby="traffic-trend-title">
+      <CardHeader>
+        <CardTitle id="traffic-trend-title">Visitors and Page Views</CardTitle>
+        <CardDescription>Per day (UTC), {formatRange(range)}</CardDescription>
+      </CardHeader>
+      <CardContent>
+        {daily.isPending ? (
+          <LoadingState />
+        ) : daily.isError ? (
+          <p role="alert" className="py-8 text-center text-sm text-muted-foreground">
+            Visitors per day could not be loaded. {daily.error instanceof Error ? daily.error.message : null}
+          </p>
+        ) : daily.data.every((day) => day.pageviews === 0) ? (
+          <NoTrafficYet />
+        ) : (
+          <>
+            <Suspense fallback={<div className="h-72" aria-hidden />}>
+              <TrafficTrendChart series={daily.data} label={describeTrafficTrend(daily.data)} />
+            </Suspense>
+            <TrafficTrendTable series={daily.data} />
+          </>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+/** No page view in the range: either the snippet is not on the site yet, or nobody accepted. */
+function NoTrafficYet() {
+  const session = useSession();
+  return (
+    <EmptyState
+      title="No page views in this period"
+      description="Page views are counted once a visitor accepts your banner. If you have not yet, install the snippet on every page of your website, then open one of its pages and accept: the visit appears here within seconds."
+    >
+      <ChartLine className="size-8 text-muted-foreground" aria-hidden />
+      <Button asChild variant="outline">
+        <Link to={session.admin ? '/admin/installation' : '/user/installation'}>Install the snippet</Link>
+      </Button>
+    </EmptyState>
+  );
+}
+
+/** The chart's figures as a table for screen readers (a canvas says nothing to them). */
+function TrafficTrendTable({ series }: { series: readonly DailyAnalytics[] }) {
+  return (
+    <table className="sr-only">
+      <caption>Unique visitors and page views per day</caption>
+      <thead>
+        <tr>
+          <th scope="col">Day</th>
+          <th scope="col">Unique visitors</th>
+          <th scope="col">Page views</th>
+        </tr>
+      </thead>
+      <tbody>
+        {series.map((day) => (
+          <tr key={day.day}>
+            <th scope="row">{formatTrendDay(day.day, true)}</th>
+            <td>{formatNumber(day.uniqueVisitors)}</td>
+            <td>{formatNumber(day.pageviews)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
 }
 
 function TopPagesCard({ pages }: { pages: SiteAnalytics['topPages'] }) {

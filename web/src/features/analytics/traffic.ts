@@ -1,7 +1,8 @@
 // How the site analytics are shown: top pages cut to 8 entries with paths truncated at 40
 // characters, referrers named and grouped (Direct, search engines, other websites), device classes
-// in a fixed order (spec section 9). Pure, so the rules are unit-tested without a DOM.
-import type { SiteAnalytics } from './queries';
+// in a fixed order (spec section 9), the daily trend summed and described in words. Pure, so the
+// rules are unit-tested without a DOM.
+import type { DailyAnalytics, SiteAnalytics } from './queries';
 
 export const topPagesShown = 8;
 export const pathDisplayLength = 40;
@@ -89,4 +90,36 @@ function rankOf(device: string): number {
 /** Share of a part in percent, for labels; 0 of 0 is 0. */
 export function shareOf(part: number, total: number): number {
   return total === 0 ? 0 : (part / total) * 100;
+}
+
+const trendDayFormat = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+const trendDayWithYearFormat = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
+
+/** `May 3` (the chart's axis), or `May 3, 2026` with the year. */
+export function formatTrendDay(day: string, withYear = false): string {
+  return (withYear ? trendDayWithYearFormat : trendDayFormat).format(new Date(`${day}T00:00:00Z`));
+}
+
+/** Page views of every day added up: the range's total page views (docs/analytics.md). */
+export function getTrendPageviews(series: readonly DailyAnalytics[]): number {
+  return series.reduce((sum, day) => sum + day.pageviews, 0);
+}
+
+/** The day with the most page views (the earliest of equals), or null without any. */
+export function getBusiestDay(series: readonly DailyAnalytics[]): DailyAnalytics | null {
+  return series.reduce<DailyAnalytics | null>((busiest, day) => (day.pageviews > (busiest?.pageviews ?? 0) ? day : busiest), null);
+}
+
+const plural = (count: number, singular: string, many = `${singular}s`) => `${count.toLocaleString('en-US')} ${count === 1 ? singular : many}`;
+
+/** The chart in one sentence, for screen readers: the days, the total and the busiest day. */
+export function describeTrafficTrend(series: readonly DailyAnalytics[]): string {
+  const first = series[0];
+  const last = series.at(-1);
+  if (!first || !last) return 'Visitors and page views per day: no days';
+  const days = first.day === last.day ? formatTrendDay(first.day, true) : `${formatTrendDay(first.day, true)} to ${formatTrendDay(last.day, true)}`;
+  const busiest = getBusiestDay(series);
+  const total = `${plural(getTrendPageviews(series), 'page view')} in total`;
+  if (!busiest) return `Visitors and page views per day, ${days}: no page views`;
+  return `Visitors and page views per day, ${days}: ${total}; busiest day ${formatTrendDay(busiest.day, true)} with ${plural(busiest.uniqueVisitors, 'visitor')} and ${plural(busiest.pageviews, 'page view')}`;
 }

@@ -1,8 +1,16 @@
 // How analytics figures are shown: paths cut at 40 characters, referrers named and grouped, device
-// classes in a fixed order.
+// classes in a fixed order, the daily trend summed and put in words.
 import { describe, expect, it } from 'vitest';
 import { formatDuration } from '../../lib/format';
-import { getDevices, getTrafficSources, groupTrafficSources, truncatePath } from './traffic';
+import {
+  describeTrafficTrend,
+  getBusiestDay,
+  getDevices,
+  getTrafficSources,
+  getTrendPageviews,
+  groupTrafficSources,
+  truncatePath,
+} from './traffic';
 
 describe('truncatePath', () => {
   it('keeps paths of up to 40 characters and cuts longer ones with an ellipsis', () => {
@@ -63,5 +71,33 @@ describe('formatDuration', () => {
     [3725, '1h 2m'],
   ])('%d s → %s', (seconds, expected) => {
     expect(formatDuration(seconds)).toBe(expected);
+  });
+});
+
+describe('the daily trend', () => {
+  const day = (date: string, uniqueVisitors: number, pageviews: number) => ({ day: date, uniqueVisitors, pageviews, visits: uniqueVisitors });
+  const week = [
+    day('2026-04-28', 0, 0),
+    day('2026-04-29', 3, 5),
+    day('2026-04-30', 4, 9),
+    day('2026-05-01', 2, 9),
+    day('2026-05-02', 0, 0),
+  ];
+
+  it('adds up the page views and finds the busiest day, the earliest of equals', () => {
+    expect(getTrendPageviews(week)).toBe(23);
+    expect(getBusiestDay(week)).toEqual(day('2026-04-30', 4, 9));
+    expect(getBusiestDay([day('2026-04-28', 0, 0)])).toBeNull();
+  });
+
+  it('says the days, the total and the busiest day in one sentence', () => {
+    expect(describeTrafficTrend(week)).toBe(
+      'Visitors and page views per day, Apr 28, 2026 to May 2, 2026: 23 page views in total; busiest day Apr 30, 2026 with 4 visitors and 9 page views',
+    );
+    expect(describeTrafficTrend([day('2026-05-02', 1, 1)])).toBe(
+      'Visitors and page views per day, May 2, 2026: 1 page view in total; busiest day May 2, 2026 with 1 visitor and 1 page view',
+    );
+    expect(describeTrafficTrend([day('2026-05-02', 0, 0)])).toBe('Visitors and page views per day, May 2, 2026: no page views');
+    expect(describeTrafficTrend([])).toBe('Visitors and page views per day: no days');
   });
 });

@@ -9,6 +9,9 @@ import { parseWebsiteAnalyticsSearch } from './search';
 import { WebsiteAnalyticsPage } from './website-analytics-page';
 
 vi.mock('../analytics/doughnut-chart', () => ({ default: () => null }));
+vi.mock('../analytics/traffic-trend-chart', () => ({
+  default: ({ label }: { label: string }) => <div role="img" aria-label={label} />,
+}));
 
 const websites = [
   { id: 'w1', name: 'Shop', domain: 'shop.example', isActive: true, embedCode: 'emb_1', createdAt: '2024-05-01T10:00:00Z' },
@@ -64,6 +67,19 @@ function stubApi() {
           { purpose: 'identification', offered: 0, granted: 0, acceptanceRate: null },
         ],
       }),
+    // Before the report's own path, which it starts with: the Traffic tab's visitors per day.
+    'GET /api/analytics/website/w1/daily': (request) => {
+      const query = new URL(request.url, 'http://localhost').searchParams;
+      const start = Date.parse(query.get('startDate')!);
+      const length = (Date.parse(query.get('endDate')!) - start) / 86_400_000 + 1;
+      const days = Array.from({ length }, (_, index) => ({
+        day: new Date(start + index * 86_400_000).toISOString().slice(0, 10),
+        uniqueVisitors: index === length - 1 ? 15 : 0,
+        pageviews: index === length - 1 ? 35 : 0,
+        visits: index === length - 1 ? 15 : 0,
+      }));
+      return jsonResponse({ days });
+    },
     'GET /api/analytics/website/w1': () =>
       jsonResponse({
         uniqueVisitors: 15,
@@ -128,6 +144,10 @@ describe('website analytics page', () => {
     renderInApp(<WebsiteAnalyticsPage websiteId="w1" tab="traffic" onNavigate={vi.fn()} />);
     expect(await screen.findByLabelText('Unique Visitors: 15')).toBeInTheDocument();
     expect(screen.getByLabelText('Avg. Time on Site: 1m 10s')).toBeInTheDocument();
+    // Visitors and page views per day of the tab's range (by default the last 30 days).
+    const trend = screen.getByRole('region', { name: 'Visitors and Page Views' });
+    expect(await within(trend).findByRole('img', { name: /35 page views in total; busiest day .* with 15 visitors and 35 page views$/ })).toBeInTheDocument();
+    expect(within(within(trend).getByRole('table')).getAllByRole('row')).toHaveLength(31);
   });
 
   it('renders the Settings tab with every setting', async () => {

@@ -1,0 +1,81 @@
+// The Traffic view's line chart: unique visitors and page views per UTC day of the chosen range.
+// Loaded lazily, so chart.js is only downloaded by the screens that draw it; the same figures are
+// always in a visually hidden table beside it (site-analytics-report.tsx).
+import {
+  CategoryScale,
+  Chart,
+  Filler,
+  Legend,
+  LinearScale,
+  LineElement,
+  PointElement,
+  Tooltip,
+  type ChartData,
+  type ChartOptions,
+} from 'chart.js';
+import { useMemo } from 'react';
+import { Line } from 'react-chartjs-2';
+import type { DailyAnalytics } from './queries';
+import { formatTrendDay } from './traffic';
+
+let chartPartsRegistered = false;
+
+/** chart.js is tree-shaken: the parts a line chart needs are registered once, on first render. */
+function registerChartParts(): void {
+  if (chartPartsRegistered) return;
+  Chart.register(CategoryScale, LinearScale, PointElement, LineElement, Tooltip, Legend, Filler);
+  chartPartsRegistered = true;
+}
+
+const prefersReducedMotion = () => typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+
+const baseOptions: ChartOptions<'line'> = {
+  responsive: true,
+  maintainAspectRatio: false,
+  interaction: { mode: 'index', intersect: false },
+  plugins: { legend: { position: 'bottom' } },
+  scales: {
+    x: { grid: { display: false }, ticks: { maxTicksLimit: 8 } },
+    y: { beginAtZero: true, ticks: { precision: 0 } },
+  },
+};
+
+export default function TrafficTrendChart({ series, label }: { series: readonly DailyAnalytics[]; label: string }) {
+  registerChartParts();
+  const options = useMemo<ChartOptions<'line'>>(() => (prefersReducedMotion() ? { ...baseOptions, animation: false } : baseOptions), []);
+  // A short range shows its few points; a long one would be a row of dots.
+  const pointRadius = series.length <= 31 ? 3 : 0;
+  const data = useMemo<ChartData<'line'>>(
+    () => ({
+      labels: series.map((day) => formatTrendDay(day.day)),
+      datasets: [
+        {
+          label: 'Unique visitors',
+          data: series.map((day) => day.uniqueVisitors),
+          borderColor: '#2563eb',
+          backgroundColor: 'rgba(37, 99, 235, 0.1)',
+          fill: true,
+          tension: 0.3,
+          pointRadius,
+        },
+        {
+          label: 'Page views',
+          data: series.map((day) => day.pageviews),
+          borderColor: '#16a34a',
+          backgroundColor: 'rgba(22, 163, 74, 0.1)',
+          // Unfilled: two translucent areas over each other blend into a muddy third colour.
+          fill: false,
+          tension: 0.3,
+          pointRadius,
+        },
+      ],
+    }),
+    [series, pointRadius],
+  );
+
+  return (
+    <div className="h-72">
+      <Line data={data} options={options} role="img" aria-label={label} />
+    </div>
+  );
+}
