@@ -13,7 +13,7 @@ import {
 } from './identification';
 import { ItemPurposeAssigned, ScanCompleted, ScanFailed, ScanRequested } from './scan';
 import { BrandingChanged } from './branding';
-import { EventsPurged, LedgerSealed, SubjectErased } from './compliance';
+import { EventsPurged, LedgerSealed, OwnerErased, SubjectErased } from './compliance';
 import { ConsentDeclined, ConsentGiven } from './consent';
 import {
   type EventCategory,
@@ -25,7 +25,7 @@ import {
 import { ConsentsExported } from './export';
 import { SubscriptionPlanPublished } from './plan';
 import { SiteContentChanged } from './site-content';
-import { UserActivationChanged, UserDeleted, UserInvited, UserNameChanged, UserRegistered, UserSubscriptionChanged } from './user';
+import { UserActivationChanged, UserDeleted, UserEmailChanged, UserInvited, UserNameChanged, UserRegistered, UserSubscriptionChanged } from './user';
 import { WebsiteActivationChanged, WebsiteAdded, WebsiteRemoved, WebsiteSettingsChanged } from './website';
 
 // The constraint makes a key that differs from its definition's `type` a compile error.
@@ -51,6 +51,7 @@ export const eventCatalogue = catalogueOf({
   UserSubscriptionChanged,
   UserActivationChanged,
   UserNameChanged,
+  UserEmailChanged,
   UserDeleted,
   SubscriptionPlanPublished,
   BrandingChanged,
@@ -59,6 +60,7 @@ export const eventCatalogue = catalogueOf({
   LedgerSealed,
   EventsPurged,
   SubjectErased,
+  OwnerErased,
   BannerTextsPublished,
   ScanRequested,
   ScanCompleted,

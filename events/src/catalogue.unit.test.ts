@@ -100,7 +100,7 @@ describe('the catalogue', () => {
   it('covers every family and no other type', () => {
     const familyTypes = families.flatMap((family) => family.types);
     expect([...familyTypes].sort()).toEqual([...eventTypes].sort());
-    expect(eventTypes).toHaveLength(34);
+    expect(eventTypes).toHaveLength(36);
   });
 
   it('is frozen', () => {
@@ -286,6 +286,7 @@ describe('a switch over every event type', () => {
       case 'UserSubscriptionChanged':
       case 'UserActivationChanged':
       case 'UserNameChanged':
+      case 'UserEmailChanged':
       case 'UserDeleted':
         return 'user';
       case 'SubscriptionPlanPublished':
@@ -299,6 +300,7 @@ describe('a switch over every event type', () => {
       case 'LedgerSealed':
       case 'EventsPurged':
       case 'SubjectErased':
+      case 'OwnerErased':
         return 'compliance';
       case 'BannerTextsPublished':
         return 'banner';

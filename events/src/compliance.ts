@@ -202,5 +202,19 @@ export type SubjectErasedData = z.infer<typeof SubjectErasedData>;
 export const SubjectErased = defineEvent({ type: 'SubjectErased', version: 1, category: 'compliance', schema: SubjectErasedData });
 export type SubjectErased = EventOf<typeof SubjectErased>;
 
-export type ComplianceEvent = LedgerSealed | EventsPurged | SubjectErased;
-export const complianceEventTypes = ['LedgerSealed', 'EventsPurged', 'SubjectErased'] as const satisfies readonly ComplianceEvent['type'][];
+/**
+ * A deleted owner's personal data erased from their user stream: every email replaced by a
+ * placeholder that names nobody (erasedOwnerEmail), every name nulled. Like SubjectErased it names
+ * each rewritten event with its new digest, so the seals still verify.
+ */
+export const OwnerErasedData = z.strictObject({
+  userId: uuid,
+  rewritten: z.array(z.strictObject({ position: z.int().min(1), eventId: uuid, digest: sha256Hex })).max(100_000),
+  erasedAt: isoDateTime,
+});
+export type OwnerErasedData = z.infer<typeof OwnerErasedData>;
+export const OwnerErased = defineEvent({ type: 'OwnerErased', version: 1, category: 'compliance', schema: OwnerErasedData });
+export type OwnerErased = EventOf<typeof OwnerErased>;
+
+export type ComplianceEvent = LedgerSealed | EventsPurged | SubjectErased | OwnerErased;
+export const complianceEventTypes = ['LedgerSealed', 'EventsPurged', 'SubjectErased', 'OwnerErased'] as const satisfies readonly ComplianceEvent['type'][];

@@ -125,6 +125,7 @@ export const exampleEventData: { readonly [T in EventType]: EventData<T> } = {
   },
   UserActivationChanged: { userId: exampleIds.userId, isActive: true, changedAt: '2024-05-04T08:00:00.000Z' },
   UserNameChanged: { userId: exampleIds.userId, firstName: 'Ada', lastName: null, changedAt: '2024-05-05T08:00:00.000Z' },
+  UserEmailChanged: { userId: exampleIds.userId, email: 'ada.lovelace@example.com', changedAt: '2024-05-06T08:00:00.000Z' },
   UserDeleted: { userId: exampleIds.userId, deletedAt: '2024-07-01T08:00:00.000Z' },
   SubscriptionPlanPublished: {
     planId: 'pro',
@@ -321,5 +322,10 @@ export const exampleEventData: { readonly [T in EventType]: EventData<T> } = {
     fields: ['ipAddress', 'userAgent', 'email', 'city'],
     rewritten: [{ position: 12, eventId: exampleIds.pageviewId, digest: '2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae' }],
     erasedAt: '2024-05-10T08:00:00.000Z',
+  },
+  OwnerErased: {
+    userId: exampleIds.userId,
+    rewritten: [{ position: 3, eventId: exampleIds.exportId, digest: '2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae' }],
+    erasedAt: '2024-07-01T08:00:00.000Z',
   },
 };

@@ -1,6 +1,6 @@
 // The decider of a user stream (`user-<id>`): registering (fresh, or completing an invitation),
 // being invited, admins changing the subscription and the active flag, the owner renaming
-// themselves, and deletion. A fresh
+// themselves or moving to a confirmed new email, and deletion (by an admin or by the owner). A fresh
 // registration records the free plan's limits as its own event, so the log alone says what a user
 // may do (a replay never depends on the plans table).
 import { DecisionError, assertNever, type CommandMetadata, type StreamDecider } from './decider';
@@ -73,7 +73,14 @@ export interface ChangeUserName {
   readonly metadata: CommandMetadata;
 }
 
-export type UserCommand = RegisterUser | InviteUser | ChangeUserSubscription | ChangeUserName | DeleteUser;
+export interface ChangeUserEmail {
+  readonly type: 'ChangeUserEmail';
+  /** Lower-cased by the handler, after the owner opened the link sent to it. */
+  readonly data: { readonly userId: string; readonly email: string };
+  readonly metadata: CommandMetadata;
+}
+
+export type UserCommand = RegisterUser | InviteUser | ChangeUserSubscription | ChangeUserName | ChangeUserEmail | DeleteUser;
 
 export class UserNotFoundError extends DecisionError {
   constructor() {
@@ -143,6 +150,13 @@ export function decideUser(command: UserCommand, state: UserState): UserEvent[] 
       if (state.firstName === firstName && state.lastName === lastName) return [];
       return [{ type: 'UserNameChanged', data: { userId, firstName, lastName, changedAt: now } }];
     }
+    case 'ChangeUserEmail': {
+      // Only a registered owner signs in with an email of their own; the same email again records nothing.
+      if (state.status !== 'registered') throw new UserNotFoundError();
+      const { userId, email } = command.data;
+      if (state.email === email) return [];
+      return [{ type: 'UserEmailChanged', data: { userId, email, changedAt: now } }];
+    }
     case 'DeleteUser': {
       if (state.status !== 'invited' && state.status !== 'registered') throw new UserNotFoundError();
       return [{ type: 'UserDeleted', data: { userId: state.userId, deletedAt: now } }];
@@ -187,6 +201,8 @@ export function evolveUser(state: UserState, event: UserEvent): UserState {
       const { firstName, lastName } = event.data;
       return { ...state, firstName, lastName };
     }
+    case 'UserEmailChanged':
+      return state.status === 'registered' ? { ...state, email: event.data.email } : state;
     case 'UserDeleted':
       return { status: 'deleted', userId: event.data.userId };
     default:

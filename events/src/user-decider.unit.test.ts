@@ -137,6 +137,37 @@ describe('when a registered owner renames themselves', () => {
   });
 });
 
+const changeEmail = (email: string): UserCommand => ({ type: 'ChangeUserEmail', data: { userId, email }, metadata: { now } });
+
+describe('when a registered owner confirms a new email', () => {
+  it('records the new email, and the state follows it', () => {
+    const changed: UserEvent = { type: 'UserEmailChanged', data: { userId, email: 'ada.king@example.com', changedAt: now } };
+    given([registered, onFreePlan]).when(changeEmail('ada.king@example.com')).then([changed]);
+    expect(foldEvents(userDecider, [registered, onFreePlan, changed])).toMatchObject({ status: 'registered', email: 'ada.king@example.com' });
+  });
+
+  it('records nothing for the email they already have, also after an earlier change', () => {
+    given([registered, onFreePlan]).when(changeEmail('ada@example.com')).then([]);
+    const changed: UserEvent = { type: 'UserEmailChanged', data: { userId, email: 'ada.king@example.com', changedAt: now } };
+    given([registered, onFreePlan, changed]).when(changeEmail('ada.king@example.com')).then([]);
+    given([registered, onFreePlan, changed]).when(changeEmail('ada@example.com')).then([{ type: 'UserEmailChanged', data: { userId, email: 'ada@example.com', changedAt: now } }]);
+  });
+
+  it('refuses an invitation not accepted yet, an unknown and a deleted account', () => {
+    given([]).when(changeEmail('ada.king@example.com')).thenThrows(UserNotFoundError);
+    given([invited]).when(changeEmail('ada.king@example.com')).thenThrows(UserNotFoundError);
+    given([registered, onFreePlan, deleted]).when(changeEmail('ada.king@example.com')).thenThrows(UserNotFoundError);
+  });
+});
+
+describe('when the owner deletes their own account', () => {
+  it('records the same UserDeleted an admin deletion does, after a rename or an email change too', () => {
+    const renamed: UserEvent = { type: 'UserNameChanged', data: { userId, firstName: 'Ada', lastName: 'King', changedAt: now } };
+    const changed: UserEvent = { type: 'UserEmailChanged', data: { userId, email: 'ada.king@example.com', changedAt: now } };
+    given([registered, onFreePlan, renamed, changed]).when({ type: 'DeleteUser', data: { userId }, metadata: { now } }).then([deleted]);
+  });
+});
+
 describe('when the account was deleted', () => {
   it('can be neither changed, deleted again nor registered into', () => {
     given([registered, onFreePlan, deleted]).when(change()).thenThrows(UserNotFoundError);

@@ -1,5 +1,5 @@
 // The user stream family: accounts of website owners, their subscription and limits as admins set
-// them, the name they give themselves, and their deletion. Credentials and sessions are secrets, not history: they are not here.
+// them, the name and email they give themselves, and their deletion. Credentials and sessions are secrets, not history: they are not here.
 import { z } from 'zod';
 import { defineEvent, type EventOf } from './definition';
 import { actor, emailAddress, isoDateTime, maxConsentsPerMonth, maxWebsites, subscriptionTier, userId } from './fields';
@@ -78,12 +78,43 @@ export type UserNameChangedData = z.infer<typeof UserNameChangedData>;
 export const UserNameChanged = defineEvent({ type: 'UserNameChanged', version: 1, category: 'user', schema: UserNameChangedData });
 export type UserNameChanged = EventOf<typeof UserNameChanged>;
 
-export type UserEvent = UserRegistered | UserInvited | UserSubscriptionChanged | UserActivationChanged | UserNameChanged | UserDeleted;
+/** The owner's sign-in email changed, once they confirmed the new address (lower-cased). */
+export const UserEmailChangedData = z.strictObject({ userId, email: emailAddress, changedAt: isoDateTime });
+export type UserEmailChangedData = z.infer<typeof UserEmailChangedData>;
+export const UserEmailChanged = defineEvent({ type: 'UserEmailChanged', version: 1, category: 'user', schema: UserEmailChangedData });
+export type UserEmailChanged = EventOf<typeof UserEmailChanged>;
+
+export type UserEvent =
+  | UserRegistered
+  | UserInvited
+  | UserSubscriptionChanged
+  | UserActivationChanged
+  | UserNameChanged
+  | UserEmailChanged
+  | UserDeleted;
 export const userEventTypes = [
   'UserRegistered',
   'UserInvited',
   'UserSubscriptionChanged',
   'UserActivationChanged',
   'UserNameChanged',
+  'UserEmailChanged',
   'UserDeleted',
 ] as const satisfies readonly UserEvent['type'][];
+
+/** The email a deleted owner's events keep once their personal data is erased: names nobody. */
+export const erasedOwnerEmail = (userId: string) => `erased-${userId}@erased.invalid`;
+
+/**
+ * What erasing a deleted owner's personal data changes in one of their events: emails become the
+ * placeholder, names null. Empty when the event holds none (a key its type does not have is never added).
+ */
+export function ownerErasurePatchOf(type: string, data: Readonly<Record<string, unknown>>, userId: string): Record<string, unknown> {
+  const patch: Record<string, unknown> = {};
+  if (!(userEventTypes as readonly string[]).includes(type)) return patch;
+  if (typeof data.email === 'string' && data.email !== erasedOwnerEmail(userId)) patch.email = erasedOwnerEmail(userId);
+  for (const key of ['firstName', 'lastName'] as const) {
+    if (key in data && data[key] !== null) patch[key] = null;
+  }
+  return patch;
+}

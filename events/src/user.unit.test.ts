@@ -7,6 +7,8 @@ import {
   UserInvitedData,
   UserRegisteredData,
   UserSubscriptionChangedData,
+  erasedOwnerEmail,
+  ownerErasurePatchOf,
 } from './user';
 
 const tierOptions = '"free"|"basic"|"pro"|"business"|"starter"|"professional"|"enterprise"';
@@ -81,5 +83,26 @@ describe('a user being switched on and off or deleted', () => {
     expect(failuresOf(UserDeletedData, { userId: exampleEventData.UserDeleted.userId })).toEqual([
       { path: 'deletedAt', message: 'Invalid input: expected string, received undefined' },
     ]);
+  });
+});
+
+describe('erasing a deleted owner’s personal data', () => {
+  const userId = exampleEventData.UserRegistered.userId;
+
+  it('replaces every email with a placeholder that still parses, and nulls names', () => {
+    const registered = { ...exampleEventData.UserRegistered, firstName: 'Ada', lastName: 'Lovelace' };
+    const patch = ownerErasurePatchOf('UserRegistered', registered, userId);
+    expect(patch).toEqual({ email: erasedOwnerEmail(userId), firstName: null, lastName: null });
+    expect(UserRegisteredData.parse({ ...registered, ...patch })).toMatchObject({ email: `erased-${userId}@erased.invalid` });
+    expect(ownerErasurePatchOf('UserInvited', exampleEventData.UserInvited, userId)).toEqual({ email: erasedOwnerEmail(userId) });
+    expect(ownerErasurePatchOf('UserEmailChanged', exampleEventData.UserEmailChanged, userId)).toEqual({ email: erasedOwnerEmail(userId) });
+    expect(ownerErasurePatchOf('UserNameChanged', { ...exampleEventData.UserNameChanged, firstName: 'Ada', lastName: null }, userId)).toEqual({ firstName: null });
+  });
+
+  it('changes nothing in events without personal data, already erased ones, or other families', () => {
+    expect(ownerErasurePatchOf('UserSubscriptionChanged', exampleEventData.UserSubscriptionChanged, userId)).toEqual({});
+    expect(ownerErasurePatchOf('UserDeleted', exampleEventData.UserDeleted, userId)).toEqual({});
+    expect(ownerErasurePatchOf('UserRegistered', { ...exampleEventData.UserRegistered, email: erasedOwnerEmail(userId), firstName: null, lastName: null }, userId)).toEqual({});
+    expect(ownerErasurePatchOf('ConsentGiven', { email: 'visitor@example.com' }, userId)).toEqual({});
   });
 });

@@ -4,7 +4,7 @@
 // altered, deleted, moved or inserted events, broken chain links, bad signatures, and seal leaves
 // that no longer hash to their signed root.
 import type { KeyObject } from 'node:crypto';
-import { sealStreamId, type EventsPurgedData, type LedgerSealedData, type SubjectErasedData } from '@consentry/events';
+import { sealStreamId, type EventsPurgedData, type LedgerSealedData, type OwnerErasedData, type SubjectErasedData } from '@consentry/events';
 import type { Queryable } from '../db/pool';
 import { merkleRoot } from './merkle';
 import { eventDigest, readSealedEvents, unpackDigests, unpackPositions, type LogKey } from './sealed-events';
@@ -74,8 +74,8 @@ export async function verifyLedger(db: Queryable, options: VerifyOptions): Promi
   // What the compliance jobs say they removed or rewrote.
   const purgedPositions = new Set<number>();
   const erasedDigests = new Map<number, string>();
-  const { rows: records } = await db.query<{ type: string; data: EventsPurgedData | SubjectErasedData }>({
-    text: `SELECT type, data FROM events WHERE type IN ('EventsPurged', 'SubjectErased') ORDER BY transaction_id, position`,
+  const { rows: records } = await db.query<{ type: string; data: EventsPurgedData | SubjectErasedData | OwnerErasedData }>({
+    text: `SELECT type, data FROM events WHERE type IN ('EventsPurged', 'SubjectErased', 'OwnerErased') ORDER BY transaction_id, position`,
   });
   for (const record of records) {
     if (record.type === 'EventsPurged') {
@@ -83,7 +83,8 @@ export async function verifyLedger(db: Queryable, options: VerifyOptions): Promi
         for (let position = first; position <= last; position++) purgedPositions.add(position);
       }
     } else {
-      for (const rewritten of (record.data as SubjectErasedData).rewritten) erasedDigests.set(rewritten.position, rewritten.digest);
+      // SubjectErased (a visitor) or OwnerErased (a deleted owner): both name each rewritten event.
+      for (const rewritten of (record.data as SubjectErasedData | OwnerErasedData).rewritten) erasedDigests.set(rewritten.position, rewritten.digest);
     }
   }
 

@@ -6,7 +6,7 @@ import type { Projection } from '../projection';
 
 export const usersProjection: Projection = {
   name: 'users',
-  canHandle: ['UserRegistered', 'UserInvited', 'UserSubscriptionChanged', 'UserActivationChanged', 'UserNameChanged', 'UserDeleted'],
+  canHandle: ['UserRegistered', 'UserInvited', 'UserSubscriptionChanged', 'UserActivationChanged', 'UserNameChanged', 'UserEmailChanged', 'UserDeleted'],
 
   async apply(events: readonly StoredEvent[], tx: DbTransaction): Promise<void> {
     for (const event of events) {
@@ -63,6 +63,13 @@ export const usersProjection: Projection = {
             name: 'users-rename',
             text: 'UPDATE users SET first_name = $2, last_name = $3, updated_at = $4 WHERE id = $1',
             values: [event.data.userId, event.data.firstName, event.data.lastName, event.data.changedAt],
+          });
+          break;
+        case 'UserEmailChanged':
+          await tx.query({
+            name: 'users-change-email',
+            text: 'UPDATE users SET email = $2, updated_at = $3 WHERE id = $1',
+            values: [event.data.userId, event.data.email, event.data.changedAt],
           });
           break;
         case 'UserDeleted':

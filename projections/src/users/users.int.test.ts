@@ -74,6 +74,20 @@ describe('when an owner renames themselves', () => {
   });
 });
 
+describe('when an owner confirms a new email', () => {
+  it('finds them by the new email only', async () => {
+    const userId = randomUUID();
+    const [before, after] = [`dee-${userId}@example.com`, `dee.new-${userId}@example.com`];
+    await append(`user-${userId}`, [
+      { type: 'UserRegistered', data: { userId, email: before, firstName: 'Dee', lastName: null, registeredAt: at(0) } },
+      { type: 'UserEmailChanged', data: { userId, email: after, changedAt: at(6) } },
+    ]);
+    expect(await getUser(db.pool, userId)).toMatchObject({ email: after, updatedAt: at(6) });
+    expect((await findUserByEmail(db.pool, after))?.id).toBe(userId);
+    expect(await findUserByEmail(db.pool, before)).toBeNull();
+  });
+});
+
 describe('when an invited person registers', () => {
   it('keeps the invitation’s limits, and follows admins’ changes until deleted', async () => {
     const userId = randomUUID();

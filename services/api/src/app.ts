@@ -23,6 +23,7 @@ import { invitationRoutes } from './auth/invitation-routes';
 import type { Mailer } from '@consentry/infra';
 import { adminUserRoutes } from './admin/users-routes';
 import { accountRoutes } from './auth/account-routes';
+import { passwordResetRoutes } from './auth/password-reset-routes';
 import { adminPasswordRoutes } from './auth/admin-password-routes';
 import { createOriginGuard } from './auth/origin-guard';
 import { createPasswordHasher, type PasswordHashing } from './auth/passwords';
@@ -71,7 +72,10 @@ export interface ApiOptions {
   readonly metricsRegistry?: Registry;
   /** Extra readiness conditions (the relay and projectors running, the bus connected). */
   readonly readiness?: readonly ReadinessCheck[];
-  /** Sends invitation and registration emails (SMTP_URL); without it the admin copies invitation links and registration is immediate. */
+  /**
+   * Sends invitation, registration, password reset and email change emails (SMTP_URL); without it the
+   * admin copies invitation and reset links, registration is immediate and emails cannot be changed.
+   */
   readonly mailer?: Mailer;
   /**
    * Where owners' webhook URLs may point: hosts exempt from the public-address rule
@@ -204,7 +208,21 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, options) =>
     ...(options.metricsRegistry ? { onSignIn: createSignInCounter(options.metricsRegistry) } : {}),
   });
   await app.register(adminPasswordRoutes, { pool, hasher });
-  await app.register(accountRoutes, { pool, hasher });
+  await app.register(accountRoutes, {
+    pool,
+    hasher,
+    publicUrl: options.publicUrl,
+    cookieName: sessionCookieName,
+    ...(options.mailer ? { mailer: options.mailer } : {}),
+  });
+  await app.register(passwordResetRoutes, {
+    pool,
+    hasher,
+    publicUrl: options.publicUrl,
+    sessionSecret,
+    throttle: (options.signInLimits ?? defaultSignInLimits).failures,
+    ...(options.mailer ? { mailer: options.mailer } : {}),
+  });
   await app.register(invitationRoutes, { pool, hasher });
   await app.register(websiteRoutes, { pool });
   await app.register(bannerTextRoutes);

@@ -5,6 +5,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import {
   EmailTakenError,
+  ownerErasurePatchOf,
   UserNotFoundError,
   userDecider,
   userStreamId,
@@ -12,7 +13,19 @@ import {
   type SubscriptionTier,
   type UserLimits,
 } from '@consentry/events';
-import { aggregateStream, withTransaction, type Db, type DbTransaction, type InlineHandler, type StoredEvent } from '@consentry/infra';
+import {
+  aggregateStream,
+  appendInTransaction,
+  eventDigest,
+  sealedEventColumns,
+  toSealedEvent,
+  withTransaction,
+  type Db,
+  type DbTransaction,
+  type InlineHandler,
+  type SealedEventRow,
+  type StoredEvent,
+} from '@consentry/infra';
 import { getSubscriptionPlan, getUser, listWebsites, type User } from '@consentry/projections';
 import { findUserCredentialByEmail } from '../auth/credentials';
 import type { PasswordHasher } from '../auth/passwords';
@@ -26,7 +39,7 @@ export const fallbackStartingPlan: UserLimits = { subscriptionTier: 'free', maxW
 
 const UNIQUE_VIOLATION = '23505';
 
-function isEmailTaken(error: unknown): boolean {
+export function isEmailTaken(error: unknown): boolean {
   return (
     typeof error === 'object' &&
     error !== null &&
@@ -186,7 +199,7 @@ export class InvitationInvalidError extends ApiError {
   }
 }
 
-const hashToken = (token: string) => createHash('sha256').update(token, 'utf8').digest();
+export const hashToken = (token: string) => createHash('sha256').update(token, 'utf8').digest();
 
 /** A new link for an invited user, replacing any earlier one (inside the caller's transaction). */
 async function issueInvitationToken(tx: DbTransaction, userId: string, createdBy: string): Promise<string> {
@@ -290,20 +303,61 @@ export async function changeUserSubscription(pool: Db, userId: string, change: S
 }
 
 /**
- * Deletes an account: its websites are removed first (a retry after a failure carries on), then
- * UserDeleted is recorded together with the end of its credential and sessions.
+ * Erases a deleted owner's personal data from their user stream, inside the deletion's transaction:
+ * each event's email becomes a placeholder and its names null (ownerErasurePatchOf), and
+ * OwnerErased names every rewritten event with its new digest so `consentry verify` accepts them
+ * (as for a visitor's SubjectErased). Events not sealed yet are sealed as they are now. Copies the
+ * bus already delivered stay until its stream's retention drops them.
  */
-export async function deleteUser(pool: Db, userId: string, deletedBy: string): Promise<void> {
+async function eraseOwnerPersonalData(tx: DbTransaction, userId: string): Promise<void> {
+  const { rows } = await tx.query<SealedEventRow>({
+    name: 'read-owner-events-for-erasure',
+    text: `SELECT ${sealedEventColumns} FROM events WHERE stream_id = $1 ORDER BY position FOR UPDATE`,
+    values: [userStreamId(userId)],
+  });
+  const patches = rows
+    .map(toSealedEvent)
+    .map((event) => ({ position: event.position, patch: ownerErasurePatchOf(event.type, event.data as Record<string, unknown>, userId) }))
+    .filter(({ patch }) => Object.keys(patch).length > 0);
+  if (patches.length === 0) return;
+  await tx.query('SET LOCAL consentry.maintenance = erasure');
+  const { rows: updated } = await tx.query<SealedEventRow>({
+    name: 'erase-owner-events',
+    text: `UPDATE events SET data = events.data || erased.patch
+             FROM unnest($1::int8[], $2::jsonb[]) AS erased(at_position, patch)
+            WHERE events.position = erased.at_position
+        RETURNING ${sealedEventColumns}`,
+    values: [patches.map(({ position }) => position), patches.map(({ patch }) => JSON.stringify(patch))],
+  });
+  const rewritten = updated
+    .map(toSealedEvent)
+    .sort((a, b) => a.position - b.position)
+    .map((event) => ({ position: event.position, eventId: event.eventId, digest: eventDigest(event) }));
+  const erasureId = randomUUID();
+  await appendInTransaction(tx, `owner-erasures-${userId}`, [
+    { type: 'OwnerErased', eventId: erasureId, data: { userId, rewritten, erasedAt: new Date().toISOString() } },
+  ]);
+}
+
+/**
+ * Deletes an account: its websites are removed first (a retry after a failure carries on), then
+ * UserDeleted is recorded together with the end of its credential and sessions (and, through the
+ * credential, its pending reset and email-change links) and the erasure of its personal data from
+ * the log (eraseOwnerPersonalData). An admin deletes any account; an owner deletes their own
+ * (`deletedBy` is then the owner's id, as every event's actor).
+ */
+export async function deleteUser(pool: Db, userId: string, deletedBy: string, by: 'admin' | 'owner' = 'admin'): Promise<void> {
   const streamId = userStreamId(userId);
   const deleteUserCommand = () => ({ type: 'DeleteUser', data: { userId }, metadata: { now: new Date().toISOString() } }) as const;
   // Refuses an unknown or already deleted user before anything is removed.
   userDecider.decide(deleteUserCommand(), (await aggregateStream(pool, streamId, userDecider)).state);
   for (const website of await listWebsites(pool, userId)) {
-    await removeWebsite(pool, website.id, { kind: 'admin', username: deletedBy });
+    await removeWebsite(pool, website.id, by === 'admin' ? { kind: 'admin', username: deletedBy } : { kind: 'owner', userId });
   }
   const forgetAccount = hook('account-credentials', ['UserDeleted'], async (_events, tx) => {
     await tx.query({ name: 'delete-user-credential', text: 'DELETE FROM user_credentials WHERE user_id = $1', values: [userId] });
     await endUserSessions(tx, userId);
+    await eraseOwnerPersonalData(tx, userId);
   });
   await handleApiCommand(pool, streamId, userDecider, deleteUserCommand(), { hooks: [forgetAccount], metadata: { actor: deletedBy } });
 }

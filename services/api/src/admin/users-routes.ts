@@ -1,10 +1,12 @@
 // User management for admins: the list with each user's websites, consents and latest activity;
-// changing a user's tier, status, limits and active flag; deleting; inviting.
+// changing a user's tier, status, limits and active flag; deleting; inviting; a password reset link
+// to hand over to an owner (for installations that send no email, or an owner without their inbox).
 import { emailAddress, maxConsentsPerMonth, maxWebsites, subscriptionStatus, subscriptionTier } from '@consentry/events';
 import type { Db } from '@consentry/infra';
 import { getInstallationBranding, getManagedUser, listManagedUsers, type ManagedUser } from '@consentry/projections';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { createPasswordResetLink } from '../accounts/account-recovery';
 import { changeUserSubscription, deleteUser, invitationLifetimeDays, inviteUser, renewInvitation } from '../accounts/accounts';
 import { invitationEmail } from '../mail/invitation-email';
 import type { Mailer } from '@consentry/infra';
@@ -186,6 +188,33 @@ export const adminUserRoutes: FastifyPluginAsyncZod<AdminUserRoutesOptions> = as
       const admin = signedInAdmin(request);
       const token = await renewInvitation(pool, request.params.userId, admin);
       return invitationAnswerFor(request.params.userId, token, request.log);
+    },
+  );
+
+  app.post(
+    '/api/admin/users/:userId/password-reset',
+    {
+      config: { access: 'admin' },
+      schema: {
+        tags: ['admin'],
+        summary: 'A single-use password reset link for an owner, to hand over (valid 24 hours; an earlier link stops working)',
+        description: 'The link is shown once and sent nowhere: give it to the owner. Opening it lets them choose a new password, which signs them out everywhere else.',
+        params: userParams,
+        response: {
+          201: z
+            .object({
+              resetUrl: z.string().meta({ description: 'The single-use link; shown once' }),
+              expiresAt: z.iso.datetime(),
+            })
+            .meta({ id: 'PasswordResetLink' }),
+          ...errorsFor(401, 403, 404, 409),
+        },
+      },
+    },
+    async (request, reply) => {
+      const admin = signedInAdmin(request);
+      const { token, expiresAt } = await createPasswordResetLink(pool, request.params.userId, admin);
+      return reply.code(201).send({ resetUrl: `${publicUrl}/reset-password#${token}`, expiresAt });
     },
   );
 };

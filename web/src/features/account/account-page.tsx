@@ -1,14 +1,18 @@
-// The Account page (/account): the signed-in owner changes their name and their password. Each form
-// says what happened and, when the api refuses, what to do (the api's own words: a weak password's
-// advice, a wrong current password). A password change signs the owner out on their other devices.
+// The Account page (/account): the signed-in owner changes their name, their password and their
+// email (confirmed through a link sent to the new address), or deletes their account. Each form says
+// what happened and, when the api refuses, what to do (the api's own words: a weak password's advice,
+// a wrong current password, an email in use, email not set up on the server).
 import { useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { PageHeader } from '../../components/page-header';
+import { useToast } from '../../components/toaster';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { getServerMessage, sendJson } from '../../lib/api';
+import type { ApiAnswer } from '../../lib/api-types';
 import { currentUserQueryOptions, type SessionUser } from '../auth/queries';
 import { useSession } from '../auth/use-session';
 
@@ -181,11 +185,134 @@ export function PasswordForm() {
   );
 }
 
+type EmailChangeSent = ApiAnswer<'/api/auth/email', 'post', 202>;
+
+export function EmailForm({ user }: { user: SessionUser }) {
+  const [newEmail, setNewEmail] = useState('');
+  const [currentPassword, setCurrentPassword] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<Outcome>(null);
+
+  async function save(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setBusy(true);
+    setOutcome(null);
+    try {
+      const answer = await sendJson<EmailChangeSent>('POST', '/api/auth/email', { newEmail: newEmail.trim(), currentPassword });
+      setNewEmail('');
+      setCurrentPassword('');
+      setOutcome({ kind: 'done', text: answer.message });
+    } catch (error) {
+      setOutcome({ kind: 'failed', text: `Email not changed: ${getServerMessage(error)}` });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className="space-y-4" onSubmit={(event) => void save(event)} aria-label="Change email">
+      <p className="text-sm text-muted-foreground">You sign in with {user.email ?? 'your current email'}.</p>
+      <div className="space-y-2">
+        <Label htmlFor="account-new-email">New email</Label>
+        <Input
+          id="account-new-email"
+          type="email"
+          autoComplete="email"
+          required
+          maxLength={254}
+          disabled={busy}
+          value={newEmail}
+          onChange={(event) => setNewEmail(event.target.value)}
+        />
+      </div>
+      <div className="space-y-2">
+        <Label htmlFor="account-email-password">Your password</Label>
+        <Input
+          id="account-email-password"
+          type="password"
+          autoComplete="current-password"
+          required
+          disabled={busy}
+          value={currentPassword}
+          onChange={(event) => setCurrentPassword(event.target.value)}
+        />
+      </div>
+      <OutcomeMessage id="account-email-outcome" outcome={outcome} />
+      <Button type="submit" disabled={busy}>
+        {busy ? 'Sending...' : 'Send confirmation link'}
+      </Button>
+    </form>
+  );
+}
+
+/** What the owner types to confirm (the api asks for the same words). */
+export const deleteAccountConfirmation = 'delete my account';
+
+export function DeleteAccountForm() {
+  const [currentPassword, setCurrentPassword] = useState('');
+  const [confirmation, setConfirmation] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<Outcome>(null);
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const { toast } = useToast();
+  const confirmed = confirmation.trim().toLowerCase() === deleteAccountConfirmation;
+
+  async function remove(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!confirmed) return;
+    setBusy(true);
+    setOutcome(null);
+    try {
+      await sendJson('DELETE', '/api/auth/user', { currentPassword, confirmation });
+      queryClient.setQueryData(currentUserQueryOptions().queryKey, null);
+      toast({ title: 'Your account has been deleted.' });
+      await navigate({ to: '/' });
+    } catch (error) {
+      setOutcome({ kind: 'failed', text: `Account not deleted: ${getServerMessage(error)}` });
+      setBusy(false);
+    }
+  }
+
+  return (
+    <form className="space-y-4" onSubmit={(event) => void remove(event)} aria-label="Delete account">
+      <div className="space-y-2">
+        <Label htmlFor="account-delete-password">Your password</Label>
+        <Input
+          id="account-delete-password"
+          type="password"
+          autoComplete="current-password"
+          required
+          disabled={busy}
+          value={currentPassword}
+          onChange={(event) => setCurrentPassword(event.target.value)}
+        />
+      </div>
+      <div className="space-y-2">
+        <Label htmlFor="account-delete-confirmation">Type “{deleteAccountConfirmation}” to confirm</Label>
+        <Input
+          id="account-delete-confirmation"
+          autoComplete="off"
+          required
+          maxLength={100}
+          disabled={busy}
+          value={confirmation}
+          onChange={(event) => setConfirmation(event.target.value)}
+        />
+      </div>
+      <OutcomeMessage id="account-delete-outcome" outcome={outcome} />
+      <Button type="submit" variant="destructive" disabled={busy || !confirmed}>
+        {busy ? 'Deleting...' : 'Delete my account'}
+      </Button>
+    </form>
+  );
+}
+
 export function AccountPage() {
   const { user } = useSession();
   return (
     <>
-      <PageHeader title="Account" description="Your name and password." />
+      <PageHeader title="Account" description="Your name, email and password, or deleting your account." />
       {user ? (
         <div className="grid items-start gap-6 lg:grid-cols-2">
           <Card>
@@ -204,6 +331,27 @@ export function AccountPage() {
             </CardHeader>
             <CardContent>
               <PasswordForm />
+            </CardContent>
+          </Card>
+          <Card>
+            <CardHeader>
+              <CardTitle>Email</CardTitle>
+              <CardDescription>We send a link to the new address; your email changes when you open it.</CardDescription>
+            </CardHeader>
+            <CardContent>
+              <EmailForm key={user.id} user={user} />
+            </CardContent>
+          </Card>
+          <Card className="border-destructive/40">
+            <CardHeader>
+              <CardTitle>Delete account</CardTitle>
+              <CardDescription>
+                Deletes your account and your name, email and password with it, removes your websites (their banners stop showing) and signs
+                you out everywhere. This cannot be undone.
+              </CardDescription>
+            </CardHeader>
+            <CardContent>
+              <DeleteAccountForm />
             </CardContent>
           </Card>
         </div>

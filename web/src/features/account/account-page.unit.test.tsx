@@ -1,7 +1,8 @@
 // The Account page's forms: the name form saves through PATCH /api/auth/user and updates who is
 // signed in; the password form sends the current and new password and says what happened, or the
-// api's reason and what to do.
-import { screen } from '@testing-library/react';
+// api's reason and what to do; the email form asks for a confirmation link to the new address; the
+// delete form needs the password and the confirming words, then signs out and leaves.
+import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { jsonResponse, renderInApp, stubFetch } from '../../test/render';
@@ -123,5 +124,84 @@ describe('the password form', () => {
     expect(screen.getByRole('alert')).toHaveTextContent('The two new passwords differ');
     expect(screen.getByRole('button', { name: 'Change password' })).toBeDisabled();
     expect(requests.some((request) => request.method === 'POST')).toBe(false);
+  });
+});
+
+describe('the email form', () => {
+  async function fill(newEmail: string, password: string) {
+    const user = userEvent.setup();
+    const form = within(await screen.findByRole('form', { name: 'Change email' }));
+    await user.type(form.getByLabelText('New email'), newEmail);
+    await user.type(form.getByLabelText('Your password'), password);
+    await user.click(form.getByRole('button', { name: 'Send confirmation link' }));
+    return form;
+  }
+
+  it('asks for a link to the new address and says the email changes when it is opened', async () => {
+    const message = 'We sent a link to ada.king@example.com. Your email changes when you open it (within 24 hours); until then, sign in with your current email.';
+    const { requests } = stubAccountFetch({
+      'POST /api/auth/email': () => jsonResponse({ status: 'confirmation_sent', email: 'ada.king@example.com', message }, 202),
+    });
+    renderAccount();
+    const form = await fill(' ada.king@example.com ', 'correct horse battery');
+    expect(await form.findByRole('status')).toHaveTextContent(message);
+    expect(requests.find((request) => request.url === '/api/auth/email')?.body).toEqual({ newEmail: 'ada.king@example.com', currentPassword: 'correct horse battery' });
+    expect(form.getByLabelText('Your password')).toHaveValue('');
+  });
+
+  it('says when the address is taken, or when email is not set up on the server', async () => {
+    stubAccountFetch({ 'POST /api/auth/email': () => errorResponse(409, 'EMAIL_TAKEN', 'An account with this email already exists') });
+    const { unmount } = renderAccount();
+    const form = await fill('taken@example.com', 'correct horse battery');
+    expect(await form.findByRole('alert')).toHaveTextContent('Email not changed: An account with this email already exists');
+    unmount();
+
+    stubAccountFetch({
+      'POST /api/auth/email': () =>
+        errorResponse(409, 'EMAIL_NOT_SET_UP', 'Email is not set up on this server, so a new address cannot be confirmed and your email cannot be changed.'),
+    });
+    renderAccount();
+    const again = await fill('new@example.com', 'correct horse battery');
+    expect(await again.findByRole('alert')).toHaveTextContent('your email cannot be changed');
+  });
+});
+
+describe('the delete form', () => {
+  it('stays disabled until the confirming words are typed', async () => {
+    const { requests } = stubAccountFetch();
+    renderAccount();
+    const user = userEvent.setup();
+    const form = within(await screen.findByRole('form', { name: 'Delete account' }));
+    await user.type(form.getByLabelText('Your password'), 'correct horse battery');
+    await user.type(form.getByLabelText('Type “delete my account” to confirm'), 'delete my');
+    expect(form.getByRole('button', { name: 'Delete my account' })).toBeDisabled();
+    expect(requests.some((request) => request.method === 'DELETE')).toBe(false);
+  });
+
+  it('deletes the account with the password, signs out and says so', async () => {
+    const { requests } = stubAccountFetch({ 'DELETE /api/auth/user': () => jsonResponse({ success: true }) });
+    const { queryClient } = renderAccount();
+    const user = userEvent.setup();
+    const form = within(await screen.findByRole('form', { name: 'Delete account' }));
+    await user.type(form.getByLabelText('Your password'), 'correct horse battery');
+    await user.type(form.getByLabelText('Type “delete my account” to confirm'), 'Delete my account');
+    await user.click(form.getByRole('button', { name: 'Delete my account' }));
+    expect(await screen.findByText('Your account has been deleted.')).toBeInTheDocument();
+    expect(requests.find((request) => request.method === 'DELETE')?.body).toEqual({ currentPassword: 'correct horse battery', confirmation: 'Delete my account' });
+    expect(queryClient.getQueryData(currentUserQueryOptions().queryKey)).toBeNull();
+  });
+
+  it('keeps the account and says why when the password is wrong', async () => {
+    stubAccountFetch({
+      'DELETE /api/auth/user': () => errorResponse(400, 'WRONG_PASSWORD', 'The current password is not correct: type the password you sign in with now'),
+    });
+    renderAccount();
+    const user = userEvent.setup();
+    const form = within(await screen.findByRole('form', { name: 'Delete account' }));
+    await user.type(form.getByLabelText('Your password'), 'not it');
+    await user.type(form.getByLabelText('Type “delete my account” to confirm'), 'delete my account');
+    await user.click(form.getByRole('button', { name: 'Delete my account' }));
+    expect(await form.findByRole('alert')).toHaveTextContent('Account not deleted: The current password is not correct');
+    expect(screen.queryByTestId('navigated-away')).toBeNull();
   });
 });

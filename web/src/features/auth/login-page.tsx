@@ -24,8 +24,13 @@ export function LoginPage({ redirectTo }: { redirectTo?: string }) {
               <TabsTrigger value="sign-in">Sign in</TabsTrigger>
               <TabsTrigger value="register">Create account</TabsTrigger>
             </TabsList>
-            <TabsContent value="sign-in">
+            <TabsContent value="sign-in" className="space-y-4">
               <OwnerLoginForm mode="sign-in" onSignedIn={goOn} />
+              <p className="text-center text-sm">
+                <Link to="/forgot-password" className="text-muted-foreground underline hover:text-foreground">
+                  Forgot your password?
+                </Link>
+              </p>
             </TabsContent>
             <TabsContent value="register">
               <OwnerLoginForm mode="register" onSignedIn={goOn} />

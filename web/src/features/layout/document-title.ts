@@ -11,6 +11,9 @@ export const productTitle = 'Consentry';
 const screenTitles: Record<FileRouteTypes['fullPaths'], string | null> = {
   '/': null,
   '/confirm-email': 'Confirm Email',
+  '/confirm-email-change': 'Confirm New Email',
+  '/forgot-password': 'Forgot Password',
+  '/reset-password': 'Reset Password',
   '/invitation': 'Invitation',
   '/login': 'Login',
   '/pricing': 'Pricing',

@@ -1,7 +1,8 @@
 // The sidebar's navigation (spec "Shared layout"), in the spec's order. Admin mode uses the /admin
 // prefix for Websites, Export, Installation, Setup Guide and Settings and adds Website Editor and User
 // Management; user mode uses the /user prefix. Website Analytics, Analytics & Consent and
-// Recommendations have one route for both modes, as has Leads (an admin sees every website's leads). `to` is typed by the generated route tree, so every entry is a real route.
+// Recommendations have one route for both modes, as has Leads (an admin sees every website's leads).
+// Owners also get Account (/account). `to` is typed by the generated route tree, so every entry is a real route.
 import {
   BookOpen,
   ChartColumn,
@@ -13,6 +14,7 @@ import {
   PenLine,
   Settings,
   UserCheck,
+  UserRound,
   Users,
   Wrench,
   type LucideIcon,
@@ -41,6 +43,8 @@ export function getNavigation(mode: NavigationMode): NavigationItem[] {
     { label: 'Setup Guide', to: admin ? '/admin/setup-instructions' : '/user/setup-instructions', icon: BookOpen },
     { label: 'Settings', to: admin ? '/admin/settings' : '/user/settings', icon: Settings },
   ];
+  // An owner's own account (name, email, password, deletion); admins have theirs at /admin/password.
+  if (!admin) items.push({ label: 'Account', to: '/account', icon: UserRound });
   if (admin) {
     items.push(
       { label: 'Website Editor', to: '/website-editor', icon: PenLine },

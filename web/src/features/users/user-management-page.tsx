@@ -1,5 +1,5 @@
 // User Management (/user-management, admins): summary tiles, search and tier filter, the user table
-// with edit and delete, invitations, and the available plans.
+// with edit, a password reset link to hand over, and delete, invitations, and the available plans.
 import { useQuery } from '@tanstack/react-query';
 import { Search } from 'lucide-react';
 import { useState } from 'react';
@@ -19,6 +19,7 @@ import {
   subscriptionTiers,
   type ManagedUser,
 } from './queries';
+import { PasswordResetLinkDialog } from './password-reset-dialog';
 import { DeleteUserButton, EditUserDialog, InviteUserDialog } from './user-dialogs';
 
 const allTiers = 'all';
@@ -158,6 +159,7 @@ function UserActions({ user, plans }: { user: ManagedUser; plans: Plans }) {
   return (
     <div className="flex shrink-0 justify-end gap-1">
       <EditUserDialog user={user} plans={plans} />
+      {user.status === 'registered' ? <PasswordResetLinkDialog user={user} /> : null}
       <DeleteUserButton user={user} />
     </div>
   );

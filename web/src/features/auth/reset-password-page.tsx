@@ -1,0 +1,123 @@
+// `/reset-password#<token>`: choosing a new password through a reset link (emailed, or handed over
+// by an admin). The token stays in the fragment and goes in POST bodies only. Setting the password
+// signs the owner out everywhere else and signs this browser in.
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useRouter } from '@tanstack/react-router';
+import { useState, type FormEvent } from 'react';
+import { LoadingState } from '../../components/query-state';
+import { Button } from '../../components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
+import { Input } from '../../components/ui/input';
+import { Label } from '../../components/ui/label';
+import { getServerMessage, sendJson } from '../../lib/api';
+import type { ApiAnswer } from '../../lib/api-types';
+import { minPasswordLength } from './login-forms';
+import { currentUserQueryOptions } from './queries';
+
+export function ResetPasswordPage({ token }: { token: string }) {
+  const reset = useQuery({
+    queryKey: ['password-reset', token],
+    queryFn: () => sendJson<ApiAnswer<'/api/auth/reset-password/check', 'post'>>('POST', '/api/auth/reset-password/check', { token }),
+    retry: false,
+    staleTime: Infinity,
+    enabled: token !== '',
+  });
+  const [password, setPassword] = useState('');
+  const [repeated, setRepeated] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const queryClient = useQueryClient();
+  const router = useRouter();
+  const mismatch = repeated !== '' && repeated !== password;
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (password !== repeated) return;
+    setBusy(true);
+    setFailure(null);
+    try {
+      const { user } = await sendJson<ApiAnswer<'/api/auth/reset-password', 'post'>>('POST', '/api/auth/reset-password', { token, newPassword: password });
+      queryClient.setQueryData(currentUserQueryOptions().queryKey, user);
+      router.history.replace('/dashboard');
+    } catch (error) {
+      setFailure(getServerMessage(error));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <main className="flex min-h-screen items-center justify-center bg-muted/40 p-4">
+      <Card className="w-full max-w-md">
+        <CardHeader className="text-center">
+          <CardTitle className="text-2xl">Choose a new password</CardTitle>
+          <CardDescription>
+            {reset.data ? `For ${reset.data.email}. Your other devices will be signed out.` : 'Checking your link…'}
+          </CardDescription>
+        </CardHeader>
+        <CardContent className="space-y-4">
+          {token === '' || reset.isError ? (
+            <>
+              <p role="alert" className="text-sm text-destructive">
+                {token === '' ? 'This page needs the whole link, as you received it.' : getServerMessage(reset.error)}
+              </p>
+              <Link to="/forgot-password" className="text-sm underline">
+                Ask for a new link
+              </Link>
+            </>
+          ) : reset.data ? (
+            <form className="space-y-4" onSubmit={(event) => void submit(event)}>
+              {/* Lets a password manager save the new password under the right account. */}
+              <input type="email" autoComplete="username" value={reset.data.email} readOnly hidden />
+              <div className="space-y-2">
+                <Label htmlFor="reset-password">New password</Label>
+                <Input
+                  id="reset-password"
+                  type="password"
+                  autoComplete="new-password"
+                  required
+                  minLength={minPasswordLength}
+                  maxLength={128}
+                  disabled={busy}
+                  value={password}
+                  aria-describedby="reset-password-hint"
+                  onChange={(event) => setPassword(event.target.value)}
+                />
+                <p id="reset-password-hint" className="text-xs text-muted-foreground">
+                  At least {minPasswordLength} characters and hard to guess: a few unrelated words work well; common passwords and your own name or email are refused.
+                </p>
+              </div>
+              <div className="space-y-2">
+                <Label htmlFor="reset-repeat-password">Repeat the new password</Label>
+                <Input
+                  id="reset-repeat-password"
+                  type="password"
+                  autoComplete="new-password"
+                  required
+                  disabled={busy}
+                  value={repeated}
+                  aria-invalid={mismatch}
+                  onChange={(event) => setRepeated(event.target.value)}
+                />
+                {mismatch ? (
+                  <p role="alert" className="text-xs text-destructive">
+                    The two passwords differ: type the same password twice.
+                  </p>
+                ) : null}
+              </div>
+              {failure ? (
+                <p role="alert" className="rounded-md border border-destructive/40 bg-destructive/10 p-3 text-sm text-destructive">
+                  {failure}
+                </p>
+              ) : null}
+              <Button type="submit" className="w-full" disabled={busy || mismatch}>
+                {busy ? 'Saving...' : 'Set new password'}
+              </Button>
+            </form>
+          ) : (
+            <LoadingState />
+          )}
+        </CardContent>
+      </Card>
+    </main>
+  );
+}
