@@ -65,6 +65,8 @@ const screens: Screen[] = [
       await blur(page);
     },
   },
+  { name: 'forgot-password', viewer: 'visitor', path: '/forgot-password', ready: (page) => visible(page, page.getByText('Forgot your password?'), 'the form') },
+  { name: 'account', viewer: 'owner', path: '/account', ready: (page) => visible(page, page.getByText('Delete account').first(), 'the sections') },
   { name: 'admin-login', viewer: 'visitor', path: '/admin/login', ready: (page) => visible(page, page.getByRole('button', { name: 'Sign in' }), 'the form') },
   { name: 'not-found', viewer: 'visitor', path: '/no-such-page', ready: (page) => heading(page, '404 Page Not Found') },
   {
