@@ -132,7 +132,7 @@ describe('on the embedded default (no DATABASE_URL)', () => {
       await hogs.release();
     }
     const status = await running;
-    expect(status.code).toBe(0);
+    expect(status.code, `consentry status said on stderr:\n${status.stderr}`).toBe(0);
     expect(JSON.parse(status.stdout)).toMatchObject({ relay: { name: 'relay' } });
     expect(await lockPid()).toBe(pid);
     expect((await pool.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
