@@ -15,6 +15,7 @@ import { getServerMessage, sendJson } from '../../lib/api';
 import type { ApiAnswer } from '../../lib/api-types';
 import { currentUserQueryOptions, type SessionUser } from '../auth/queries';
 import { useSession } from '../auth/use-session';
+import { NewPasswordFields, repeatDiffers } from '../auth/new-password-fields';
 
 type Outcome = { kind: 'done' | 'failed'; text: string } | null;
 
@@ -103,7 +104,7 @@ export function PasswordForm() {
   const [repeated, setRepeated] = useState('');
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<Outcome>(null);
-  const mismatch = repeated !== '' && repeated !== newPassword;
+  const mismatch = repeatDiffers(newPassword, repeated);
 
   async function save(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -140,43 +141,15 @@ export function PasswordForm() {
           onChange={(event) => setCurrentPassword(event.target.value)}
         />
       </div>
-      <div className="space-y-2">
-        <Label htmlFor="account-new-password">New password</Label>
-        <Input
-          id="account-new-password"
-          type="password"
-          autoComplete="new-password"
-          required
-          minLength={8}
-          maxLength={128}
-          disabled={busy}
-          value={newPassword}
-          aria-describedby="account-new-password-hint"
-          onChange={(event) => setNewPassword(event.target.value)}
-        />
-        <p id="account-new-password-hint" className="text-xs text-muted-foreground">
-          8 to 128 characters and hard to guess: a few unrelated words work well; common passwords and your own name or email are refused.
-        </p>
-      </div>
-      <div className="space-y-2">
-        <Label htmlFor="account-repeat-password">Repeat the new password</Label>
-        <Input
-          id="account-repeat-password"
-          type="password"
-          autoComplete="new-password"
-          required
-          disabled={busy}
-          value={repeated}
-          aria-invalid={mismatch}
-          aria-describedby={mismatch ? 'account-repeat-password-error' : undefined}
-          onChange={(event) => setRepeated(event.target.value)}
-        />
-        {mismatch ? (
-          <p id="account-repeat-password-error" role="alert" className="text-xs text-destructive">
-            The two new passwords differ: type the same password twice.
-          </p>
-        ) : null}
-      </div>
+      <NewPasswordFields
+        idPrefix="account"
+        password={newPassword}
+        repeated={repeated}
+        onPasswordChange={setNewPassword}
+        onRepeatedChange={setRepeated}
+        disabled={busy}
+        hint="8 to 128 characters and hard to guess: a few unrelated words work well; common passwords and your own name or email are refused."
+      />
       <OutcomeMessage id="account-password-outcome" outcome={outcome} />
       <Button type="submit" disabled={busy || mismatch}>
         {busy ? 'Saving...' : 'Change password'}

@@ -10,6 +10,7 @@ import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { getServerMessage, sendJson } from '../../lib/api';
 import { currentAdminQueryOptions } from './queries';
+import { NewPasswordFields, repeatDiffers } from './new-password-fields';
 
 export function AdminPasswordForm() {
   const [currentPassword, setCurrentPassword] = useState('');
@@ -19,7 +20,7 @@ export function AdminPasswordForm() {
   const { toast } = useToast();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const mismatch = repeated !== '' && repeated !== newPassword;
+  const mismatch = repeatDiffers(newPassword, repeated);
 
   async function save(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -52,40 +53,16 @@ export function AdminPasswordForm() {
           onChange={(event) => setCurrentPassword(event.target.value)}
         />
       </div>
-      <div className="space-y-2">
-        <Label htmlFor="admin-new-password">New password</Label>
-        <Input
-          id="admin-new-password"
-          type="password"
-          autoComplete="new-password"
-          required
-          minLength={8}
-          maxLength={128}
-          disabled={busy}
-          value={newPassword}
-          onChange={(event) => setNewPassword(event.target.value)}
-        />
-        <p className="text-xs text-muted-foreground">8 to 128 characters and hard to guess: a few unrelated words work well; common passwords and your username are refused.</p>
-      </div>
-      <div className="space-y-2">
-        <Label htmlFor="admin-repeat-password">Repeat the new password</Label>
-        <Input
-          id="admin-repeat-password"
-          type="password"
-          autoComplete="new-password"
-          required
-          disabled={busy}
-          value={repeated}
-          aria-invalid={mismatch}
-          aria-describedby={mismatch ? 'admin-repeat-password-error' : undefined}
-          onChange={(event) => setRepeated(event.target.value)}
-        />
-        {mismatch ? (
-          <p id="admin-repeat-password-error" role="alert" className="text-xs text-destructive">
-            The two new passwords differ.
-          </p>
-        ) : null}
-      </div>
+      <NewPasswordFields
+        idPrefix="admin"
+        password={newPassword}
+        repeated={repeated}
+        onPasswordChange={setNewPassword}
+        onRepeatedChange={setRepeated}
+        disabled={busy}
+        hint="8 to 128 characters and hard to guess: a few unrelated words work well; common passwords and your username are refused."
+        mismatchText="The two new passwords differ."
+      />
       <Button type="submit" className="w-full" disabled={busy || mismatch}>
         {busy ? 'Saving...' : 'Save new password'}
       </Button>

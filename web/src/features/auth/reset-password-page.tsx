@@ -7,12 +7,11 @@ import { useState, type FormEvent } from 'react';
 import { LoadingState } from '../../components/query-state';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
-import { Input } from '../../components/ui/input';
-import { Label } from '../../components/ui/label';
 import { getServerMessage, sendJson } from '../../lib/api';
 import type { ApiAnswer } from '../../lib/api-types';
 import { minPasswordLength } from './login-forms';
 import { currentUserQueryOptions } from './queries';
+import { NewPasswordFields, repeatDiffers } from './new-password-fields';
 
 export function ResetPasswordPage({ token }: { token: string }) {
   const reset = useQuery({
@@ -28,7 +27,7 @@ export function ResetPasswordPage({ token }: { token: string }) {
   const [failure, setFailure] = useState<string | null>(null);
   const queryClient = useQueryClient();
   const router = useRouter();
-  const mismatch = repeated !== '' && repeated !== password;
+  const mismatch = repeatDiffers(password, repeated);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -68,42 +67,16 @@ export function ResetPasswordPage({ token }: { token: string }) {
             <form className="space-y-4" onSubmit={(event) => void submit(event)}>
               {/* Lets a password manager save the new password under the right account. */}
               <input type="email" autoComplete="username" value={reset.data.email} readOnly hidden />
-              <div className="space-y-2">
-                <Label htmlFor="reset-password">New password</Label>
-                <Input
-                  id="reset-password"
-                  type="password"
-                  autoComplete="new-password"
-                  required
-                  minLength={minPasswordLength}
-                  maxLength={128}
-                  disabled={busy}
-                  value={password}
-                  aria-describedby="reset-password-hint"
-                  onChange={(event) => setPassword(event.target.value)}
-                />
-                <p id="reset-password-hint" className="text-xs text-muted-foreground">
-                  At least {minPasswordLength} characters and hard to guess: a few unrelated words work well; common passwords and your own name or email are refused.
-                </p>
-              </div>
-              <div className="space-y-2">
-                <Label htmlFor="reset-repeat-password">Repeat the new password</Label>
-                <Input
-                  id="reset-repeat-password"
-                  type="password"
-                  autoComplete="new-password"
-                  required
-                  disabled={busy}
-                  value={repeated}
-                  aria-invalid={mismatch}
-                  onChange={(event) => setRepeated(event.target.value)}
-                />
-                {mismatch ? (
-                  <p role="alert" className="text-xs text-destructive">
-                    The two passwords differ: type the same password twice.
-                  </p>
-                ) : null}
-              </div>
+              <NewPasswordFields
+                idPrefix="reset"
+                password={password}
+                repeated={repeated}
+                onPasswordChange={setPassword}
+                onRepeatedChange={setRepeated}
+                disabled={busy}
+                hint={`At least ${minPasswordLength} characters and hard to guess: a few unrelated words work well; common passwords and your own name or email are refused.`}
+                mismatchText="The two passwords differ: type the same password twice."
+              />
               {failure ? (
                 <p role="alert" className="rounded-md border border-destructive/40 bg-destructive/10 p-3 text-sm text-destructive">
                   {failure}
