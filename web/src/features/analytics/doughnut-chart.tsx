@@ -3,6 +3,7 @@
 import { ArcElement, Chart, Tooltip, type ChartData, type ChartOptions } from 'chart.js';
 import { useMemo } from 'react';
 import { Doughnut } from 'react-chartjs-2';
+import { prefersReducedMotion } from '../../lib/charts';
 
 let chartPartsRegistered = false;
 
@@ -12,8 +13,6 @@ function registerChartParts(): void {
   Chart.register(ArcElement, Tooltip);
   chartPartsRegistered = true;
 }
-
-const prefersReducedMotion = () => typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 
 export interface DoughnutPart {
   label: string;

@@ -1,33 +1,13 @@
 // The Traffic view's line chart: unique visitors and page views per UTC day of the chosen range.
 // Loaded lazily, so chart.js is only downloaded by the screens that draw it; the same figures are
 // always in a visually hidden table beside it (site-analytics-report.tsx).
-import {
-  CategoryScale,
-  Chart,
-  Filler,
-  Legend,
-  LinearScale,
-  LineElement,
-  PointElement,
-  Tooltip,
-  type ChartData,
-  type ChartOptions,
-} from 'chart.js';
+import type { ChartData, ChartOptions } from 'chart.js';
 import { useMemo } from 'react';
 import { Line } from 'react-chartjs-2';
+import { prefersReducedMotion, registerLineChartParts } from '../../lib/charts';
 import type { DailyAnalytics } from './queries';
 import { formatTrendDay } from './traffic';
 
-let chartPartsRegistered = false;
-
-/** chart.js is tree-shaken: the parts a line chart needs are registered once, on first render. */
-function registerChartParts(): void {
-  if (chartPartsRegistered) return;
-  Chart.register(CategoryScale, LinearScale, PointElement, LineElement, Tooltip, Legend, Filler);
-  chartPartsRegistered = true;
-}
-
-const prefersReducedMotion = () => typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 
 const baseOptions: ChartOptions<'line'> = {
   responsive: true,
@@ -41,7 +21,7 @@ const baseOptions: ChartOptions<'line'> = {
 };
 
 export default function TrafficTrendChart({ series, label }: { series: readonly DailyAnalytics[]; label: string }) {
-  registerChartParts();
+  registerLineChartParts();
   const options = useMemo<ChartOptions<'line'>>(() => (prefersReducedMotion() ? { ...baseOptions, animation: false } : baseOptions), []);
   // A short range shows its few points; a long one would be a row of dots.
   const pointRadius = series.length <= 31 ? 3 : 0;

@@ -1,34 +1,14 @@
 // The 'Consent Trends' line chart: accepted and declined choices per day. Loaded lazily so chart.js
 // is only downloaded by the screens that draw it.
-import {
-  CategoryScale,
-  Chart,
-  Filler,
-  Legend,
-  LinearScale,
-  LineElement,
-  PointElement,
-  Tooltip,
-  type ChartData,
-  type ChartOptions,
-} from 'chart.js';
+import type { ChartData, ChartOptions } from 'chart.js';
 import { useMemo } from 'react';
 import { Line } from 'react-chartjs-2';
+import { prefersReducedMotion, registerLineChartParts } from '../../lib/charts';
 import type { DailyConsents } from '../stats/queries';
-
-let chartPartsRegistered = false;
-
-/** chart.js is tree-shaken: the parts a line chart needs are registered once, on first render. */
-function registerChartParts(): void {
-  if (chartPartsRegistered) return;
-  Chart.register(CategoryScale, LinearScale, PointElement, LineElement, Tooltip, Legend, Filler);
-  chartPartsRegistered = true;
-}
 
 const dayLabelFormat = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
 
 /** Visitors who ask for less motion get the chart drawn at once. */
-const prefersReducedMotion = () => typeof window.matchMedia === 'function' && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
 
 const baseOptions: ChartOptions<'line'> = {
   responsive: true,
@@ -42,7 +22,7 @@ const baseOptions: ChartOptions<'line'> = {
 };
 
 export default function ConsentTrendsChart({ series }: { series: DailyConsents[] }) {
-  registerChartParts();
+  registerLineChartParts();
   const options = useMemo<ChartOptions<'line'>>(() => (prefersReducedMotion() ? { ...baseOptions, animation: false } : baseOptions), []);
   const data = useMemo<ChartData<'line'>>(
     () => ({
