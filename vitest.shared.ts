@@ -10,6 +10,11 @@ export const slowTestFiles: readonly string[] = [
   'infra/src/testing/nats-cluster.int.test.ts',
   'infra/src/db/pool-vanish.int.test.ts',
   'e2e/src/scale-out.e2e.test.ts',
+  // Each starts embedded PostgreSQL servers in the test process. Run beside other files in a shared
+  // process, embedded-backup hung twice on a clean clone (no server left, the worker idle); alone,
+  // one file at a time, they pass. Here until that is understood.
+  'e2e/src/cli-embedded.e2e.test.ts',
+  'e2e/src/embedded-backup.e2e.test.ts',
 ];
 
 /**
