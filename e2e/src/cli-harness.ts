@@ -7,6 +7,8 @@ import { createGroupCommitAppender, type Db } from '@consentry/infra';
 import { consentAppendRequest } from '@consentry/infra/testing';
 
 export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+/** The `consentry` command as installed: the compiled server (built again first if a source changed). */
+export const consentryBin = fileURLToPath(new URL('../../services/server/bin/consentry.mjs', import.meta.url));
 export const websiteId = '0b7a3f52-9c1e-4d2a-8f6b-5e4c3d2b1a09';
 
 export interface Outcome {
@@ -20,7 +22,7 @@ export function consentry(args: readonly string[], env: Record<string, string>, 
   return new Promise((resolve) => {
     const child = execFile(
       process.execPath,
-      ['--import', 'tsx', 'services/server/src/cli.ts', ...args],
+      [consentryBin, ...args],
       { cwd: repoRoot, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmpdir(), LOG_LEVEL: 'silent', ...env }, timeout: 90_000 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;

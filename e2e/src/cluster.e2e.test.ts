@@ -8,13 +8,12 @@ import http from 'node:http';
 import { closeSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sessionCookieName } from '@consentry/api';
 import { createTestDatabase, freePort, waitFor, type TestDatabase } from '@consentry/infra/testing';
 import { addTestWebsite, consentBodyFor, type TestWebsite } from '@consentry/ingest/testing';
+import { consentryBin } from './cli-harness';
 
-const cliScript = fileURLToPath(new URL('../../services/server/src/cli.ts', import.meta.url));
 const admin = { username: 'clusteradmin', password: 'cluster admin password' };
 
 let db: TestDatabase;
@@ -27,7 +26,7 @@ let logFile: string;
 let website: TestWebsite;
 const publicUrl = () => `http://127.0.0.1:${port}`;
 
-/** The pids of a process's HTTP workers (its children running the CLI; tsx's esbuild is one too), from /proc. */
+/** The pids of a process's HTTP workers (its children running the CLI), from /proc. */
 function childrenOf(pid: number): number[] {
   const children: number[] = [];
   for (const entry of readdirSync('/proc')) {
@@ -35,7 +34,7 @@ function childrenOf(pid: number): number[] {
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (parent === pid && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('cli.ts')) children.push(Number(entry));
+      if (parent === pid && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('consentry.mjs')) children.push(Number(entry));
     } catch {
       // Gone meanwhile.
     }
@@ -72,7 +71,7 @@ beforeAll(async () => {
   [port, metricsPort] = await Promise.all([freePort(), freePort()]);
   logFile = path.join(workDir, 'start.log');
   const output = openSync(logFile, 'w');
-  child = spawn(process.execPath, ['--import', 'tsx', cliScript, 'start'], {
+  child = spawn(process.execPath, [consentryBin, 'start'], {
     env: {
       ...process.env,
       DATABASE_URL: db.connectionString,
@@ -192,7 +191,7 @@ describe('consentry start with HTTP workers', () => {
 
 describe('consentry start --role without NATS', () => {
   it('says that splitting needs PostgreSQL and NATS, and exits 2', () => {
-    const result = spawnSync(process.execPath, ['--import', 'tsx', cliScript, 'start', '--role', 'ingest'], {
+    const result = spawnSync(process.execPath, [consentryBin, 'start', '--role', 'ingest'], {
       env: { ...process.env, DATABASE_URL: '', NATS_URL: '', DATA_DIR: workDir },
       encoding: 'utf8',
       timeout: 60_000,
@@ -202,7 +201,7 @@ describe('consentry start --role without NATS', () => {
   });
 
   it('refuses a role it does not know, with exit status 2', () => {
-    const result = spawnSync(process.execPath, ['--import', 'tsx', cliScript, 'start', '--role', 'ingest,cache'], { env: { ...process.env, DATA_DIR: workDir }, encoding: 'utf8', timeout: 60_000 });
+    const result = spawnSync(process.execPath, [consentryBin, 'start', '--role', 'ingest,cache'], { env: { ...process.env, DATA_DIR: workDir }, encoding: 'utf8', timeout: 60_000 });
     expect(result.status).toBe(2);
     expect(result.stderr).toContain('--role takes a comma-separated list of ingest, api, projectors, relay, jobs');
   });

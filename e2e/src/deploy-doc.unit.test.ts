@@ -95,10 +95,10 @@ describe("docs/deploy.md's commands", () => {
   const usage = /const usage = `([\s\S]*?)`;/.exec(cliSource)?.[1] ?? '';
   const commands = [...(usage.split('Commands:')[1] ?? '').matchAll(/^ {2}([a-z][a-z-]*)/gm)].map((match) => match[1]!);
   // `consentry X` where a shell runs it (line start, after |, ;, &, do, then or npx), and the
-  // systemd unit's `cli.ts X`.
+  // systemd unit's `consentry.mjs X`.
   const shown = code.flatMap((text) => [
     ...[...text.matchAll(/(?:^[ \t]*|[|;&][ \t]*|\b(?:do|then|npx)[ \t]+)consentry[ \t]+([a-z][a-z-]*)/gm)].map((match) => match[1]!),
-    ...[...text.matchAll(/\bcli\.ts[ \t]+([a-z][a-z-]*)/g)].map((match) => match[1]!),
+    ...[...text.matchAll(/\bconsentry\.mjs[ \t]+([a-z][a-z-]*)/g)].map((match) => match[1]!),
   ]);
 
   it("are read from the CLI's usage", () => {

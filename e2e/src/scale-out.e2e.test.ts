@@ -11,15 +11,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readSystemStatus, sessionCookieName } from '@consentry/api';
 import { loadOrCreateSealSigner, verifyLedger } from '@consentry/infra';
 import { asyncProjections, partitionsOf, replayProjection } from '@consentry/projections';
 import { createTestDatabase, freePort, startNatsCluster, uniqueBusConfig, waitFor, type NatsCluster, type TestDatabase } from '@consentry/infra/testing';
 import { addTestWebsite, consentBodyFor, type TestWebsite } from '@consentry/ingest/testing';
+import { consentryBin } from './cli-harness';
 
-const cliScript = fileURLToPath(new URL('../../services/server/src/cli.ts', import.meta.url));
 const publicUrl = 'http://consentry.scale-out.test';
 const admin = { username: 'scaleadmin', password: 'scale-out admin password' };
 // Two partitions of each split projection: 12 partition locks for 2 processes to share. Every
@@ -85,7 +84,7 @@ async function productProcess(name: string, roles: string): Promise<ProductProce
     async start() {
       const before = safeRead(logFile).length;
       const output = openSync(logFile, 'a');
-      const started = spawn(process.execPath, ['--import', 'tsx', cliScript, 'start', '--role', roles], { env, stdio: ['ignore', output, output] });
+      const started = spawn(process.execPath, [consentryBin, 'start', '--role', roles], { env, stdio: ['ignore', output, output] });
       closeSync(output);
       child = started;
       let gone = false;

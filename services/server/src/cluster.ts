@@ -7,7 +7,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { availableParallelism } from 'node:os';
 import { buildMetricsServer } from '@consentry/api';
-import type { Config } from '@consentry/infra';
+import { createLogger, type Config } from '@consentry/infra';
 import { AggregatorRegistry, Registry, type MetricObjectWithValues, type MetricValue } from 'prom-client';
 import { startSystem, type Role, type RunningSystem } from './system';
 
@@ -15,8 +15,8 @@ const httpRoles: readonly Role[] = ['ingest', 'api'];
 const workerRolesVariable = 'CONSENTRY_WORKER_ROLES';
 
 type MetricsJson = MetricObjectWithValues<MetricValue<string>>[];
-type WorkerMessage = { type: 'consentry:metrics'; id: number; metrics: MetricsJson } | { type: 'consentry:ready' };
-type PrimaryMessage = { type: 'consentry:metrics-request'; id: number };
+type WorkerMessage = { type: 'consentry:metrics'; id: number; metrics: MetricsJson } | { type: 'consentry:database-request' } | { type: 'consentry:ready' };
+type PrimaryMessage = { type: 'consentry:metrics-request'; id: number } | { type: 'consentry:database'; connectionString: string };
 
 /**
  * How many HTTP worker processes to fork: HTTP_WORKERS, or with `auto` one per core when there are
@@ -67,16 +67,29 @@ export async function startProduct(config: Config, roles: readonly Role[]): Prom
   }
 
   const background = roles.filter((role) => !httpRoles.includes(role));
-  // The primary prepares the database (the first admin too when api is served) before any worker.
-  const system = await startSystem(config, { roles: background, metricsServer: false, bootstrap: { admin: http.includes('api') } });
-  const log = system.logger.child({ component: 'cluster' });
+  const log = createLogger({ level: config.LOG_LEVEL, format: config.LOG_FORMAT }).child({ component: 'cluster' });
   let stopping = false;
-  const env = { [workerRolesVariable]: http.join(','), DATABASE_URL: system.databaseUrl };
+  // The workers are forked first and load their code while this process prepares the database; each
+  // asks for the database's address and starts serving once it is prepared (runWorker).
+  let preparedDatabase: string | undefined;
+  const waitingForDatabase = new Set<Worker>();
+  const answer = (worker: Worker, connectionString: string) => {
+    if (worker.isConnected()) worker.send({ type: 'consentry:database', connectionString } satisfies PrimaryMessage);
+  };
 
   cluster.setupPrimary({ execArgv: withYoungGeneration(process.execArgv) });
-  const fork = () => cluster.fork(env);
+  const fork = () => {
+    const worker = cluster.fork({ [workerRolesVariable]: http.join(',') });
+    worker.on('message', (message: WorkerMessage) => {
+      if (message.type !== 'consentry:database-request') return;
+      if (preparedDatabase) answer(worker, preparedDatabase);
+      else waitingForDatabase.add(worker);
+    });
+    return worker;
+  };
   const replaced = new Map<number, number>();
   cluster.on('exit', (worker, code, signal) => {
+    waitingForDatabase.delete(worker);
     // Exit code 0 without a signal: it was asked to stop (Ctrl+C reaches every process of the group).
     if (stopping || (code === 0 && !signal)) return;
     // A worker that died is replaced; one that keeps dying at once is replaced at most every 5 s.
@@ -97,6 +110,8 @@ export async function startProduct(config: Config, roles: readonly Role[]): Prom
       worker.once('exit', (code) => reject(new Error(`An HTTP worker exited while starting (exit code ${code}); its log says why`)));
     });
   });
+  // Whichever fails first is reported; the others are awaited below or no longer matter.
+  for (const worker of ready) worker.catch(() => undefined);
 
   const stopWorkers = async () => {
     stopping = true;
@@ -119,6 +134,25 @@ export async function startProduct(config: Config, roles: readonly Role[]): Prom
       ),
     );
   };
+
+  // The primary prepares the database (the first admin too when api is served), then lets the workers
+  // serve while it starts its own roles.
+  let system: RunningSystem;
+  try {
+    system = await startSystem(config, {
+      roles: background,
+      metricsServer: false,
+      bootstrap: { admin: http.includes('api') },
+      onDatabaseReady: (connectionString) => {
+        preparedDatabase = connectionString;
+        for (const worker of waitingForDatabase) answer(worker, connectionString);
+        waitingForDatabase.clear();
+      },
+    });
+  } catch (error) {
+    await stopWorkers();
+    throw error;
+  }
 
   try {
     await Promise.all(ready);
@@ -174,10 +208,25 @@ export async function startProduct(config: Config, roles: readonly Role[]): Prom
   };
 }
 
-/** An HTTP worker: serves its roles until the primary tells it to stop (SIGTERM) or goes away. */
+/**
+ * An HTTP worker: waits for the primary to prepare the database, then serves its roles until the
+ * primary tells it to stop (SIGTERM) or goes away.
+ */
 export async function runWorker(config: Config): Promise<number> {
   const roles = (process.env[workerRolesVariable] ?? '').split(',').filter((role): role is Role => httpRoles.includes(role as Role));
-  const system = await startSystem(config, { roles, bootstrap: false, metricsServer: false, statusMetrics: false });
+  const connectionString = await new Promise<string | undefined>((resolve) => {
+    const listener = (message: PrimaryMessage) => {
+      if (message.type !== 'consentry:database') return;
+      process.off('message', listener);
+      resolve(message.connectionString);
+    };
+    process.on('message', listener);
+    // The primary failed or was killed before the database was ready.
+    process.once('disconnect', () => resolve(undefined));
+    process.send?.({ type: 'consentry:database-request' } satisfies WorkerMessage);
+  });
+  if (connectionString === undefined) return 0;
+  const system = await startSystem({ ...config, DATABASE_URL: connectionString }, { roles, bootstrap: false, metricsServer: false, statusMetrics: false });
   process.on('message', (message: PrimaryMessage) => {
     if (message.type !== 'consentry:metrics-request') return;
     void system.metricsRegistry.getMetricsAsJSON().then((metrics) => process.send?.({ type: 'consentry:metrics', id: message.id, metrics } satisfies WorkerMessage));

@@ -89,6 +89,11 @@ export interface SystemOptions {
    * the primary, whose sum of everyone's metrics would otherwise count it once per worker.
    */
   readonly statusMetrics?: boolean;
+  /**
+   * Called once the database is prepared (bootstrap done), with its address, while the rest of this
+   * process still starts: the cluster's primary lets its HTTP workers start serving then (cluster.ts).
+   */
+  readonly onDatabaseReady?: (connectionString: string) => void;
 }
 
 export interface RunningSystem {
@@ -216,6 +221,7 @@ export async function startSystem(config: Config, options: SystemOptions = {}): 
       // The first admin: ADMIN_USERNAME / ADMIN_PASSWORD, or a generated password printed once.
       if (bootstrap.admin) await ensureInitialAdmin(pool, { username: config.ADMIN_USERNAME, password: config.ADMIN_PASSWORD });
     }
+    options.onDatabaseReady?.(database.connectionString);
     const metricsRegistry = createMetricsRegistry();
     const ledgerMetrics = createLedgerMetrics(metricsRegistry, { openDeadLetters: () => countOpenDeadLetters(pool) });
     if (options.statusMetrics ?? true) createStatusMetrics(metricsRegistry, pool);

@@ -31,6 +31,8 @@ export async function ensureInitialAdmin(pool: Db, options: InitialAdminOptions 
   const hasher = options.hasher ?? createPasswordHasher();
   const print = options.print ?? ((text: string) => void process.stderr.write(text));
   if (options.username !== undefined && options.password !== undefined) {
+    // Hashing costs a tenth of a second of every start; an admin that exists keeps its password anyway.
+    if (await adminExists(pool, options.username)) return 'exists';
     const created = await createAdminCredentialIfMissing(pool, options.username, await hasher.hash(options.password));
     return created ? 'created-from-environment' : 'exists';
   }

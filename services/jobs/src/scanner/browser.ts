@@ -1,7 +1,7 @@
 // The browser a scan runs in: the system's Chromium (Debian's `chromium` package) driven by
 // playwright-core, which never downloads a browser of its own.
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 
 export const defaultChromiumPath = '/usr/bin/chromium';
 
@@ -24,6 +24,8 @@ export interface ScannerBrowserOptions {
 export async function launchScannerBrowser(options: ScannerBrowserOptions = {}): Promise<Browser> {
   const executablePath = options.executablePath ?? process.env.CHROMIUM_PATH ?? defaultChromiumPath;
   if (!existsSync(executablePath)) throw new ChromiumMissingError(executablePath);
+  // Loaded with the first scan, not at start: playwright-core is a tenth of a second of every start.
+  const { chromium } = await import('playwright-core');
   return chromium.launch({
     executablePath,
     headless: true,
