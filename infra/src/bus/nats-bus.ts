@@ -32,6 +32,7 @@ import type {
   OutgoingMessage,
 } from './bus';
 import { isValidFilter, isValidSubject, matchesSubject } from './subjects';
+import { parseNatsServers } from './nats-servers';
 
 /** The subset of a pino logger the bus writes to. */
 export interface BusLogger {
@@ -101,17 +102,6 @@ const PERMANENT_API_ERRORS = new Set([10074]);
 
 /** Cannot succeed however often it is tried: a durable's filter changed, a stream set up otherwise. */
 class BusFailure extends Error {}
-
-/**
- * The server URLs of a NATS_URL-style value: one URL, or several separated by commas (blanks
- * around them ignored), or a list of those.
- */
-export function parseNatsServers(url: string | readonly string[]): string[] {
-  const parts = typeof url === 'string' ? [url] : url;
-  const servers = parts.flatMap((part) => part.split(',')).map((part) => part.trim()).filter((part) => part !== '');
-  if (servers.length === 0) throw new Error('no NATS server URL given');
-  return servers;
-}
 
 /**
  * Worth another try: no answer in time, no responders (no stream leader while one is elected), the

@@ -1,6 +1,6 @@
 // How the NATS adapter reads NATS_URL: one server, or a cluster's servers separated by commas.
 import { describe, expect, it } from 'vitest';
-import { parseNatsServers } from './nats-bus';
+import { parseNatsServers } from './nats-servers';
 
 describe('parseNatsServers', () => {
   it('reads one URL as one server', () => {

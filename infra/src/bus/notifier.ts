@@ -4,10 +4,9 @@
 // default; NATS core subjects when NATS_URL is set, so a dashboard connected to any instance hears
 // about projectors running in any other.
 import { EventEmitter } from 'node:events';
-import { connect } from '@nats-io/transport-node';
 import type pg from 'pg';
 import { createClient } from '../db/pool';
-import { parseNatsServers } from './nats-bus';
+import { parseNatsServers } from './nats-servers';
 
 export interface ProjectionAdvanced {
   readonly projection: string;
@@ -38,6 +37,8 @@ export function createMemoryNotifier(): ProjectionNotifier {
 }
 
 export async function createNatsNotifier(options: { url: string; subject: string }): Promise<ProjectionNotifier> {
+  // The NATS client is loaded only where NATS_URL is set.
+  const { connect } = await import('@nats-io/transport-node');
   const connection = await connect({ servers: parseNatsServers(options.url), name: 'consentry-notifier', maxReconnectAttempts: -1 });
   const local = createMemoryNotifier();
   const subscription = connection.subscribe(options.subject, {

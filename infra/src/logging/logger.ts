@@ -3,7 +3,8 @@
 // (pino-pretty); anywhere else (a pipe, a file, systemd's journal, a log shipper) one JSON object per
 // line, which is what machines read.
 import pino from 'pino';
-import pretty from 'pino-pretty';
+import { createRequire } from 'node:module';
+import type PinoPretty from 'pino-pretty';
 import { serializeRequest } from './request-serializer';
 
 export type Logger = pino.Logger;
@@ -52,7 +53,9 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   if (resolveLogFormat(options.format ?? 'auto', isTerminal) === 'json') {
     return options.destination ? pino(settings, options.destination) : pino(settings);
   }
-  // Synchronous, in this thread: no worker to lose lines when the process exits.
+  // Synchronous, in this thread: no worker to lose lines when the process exits. Loaded only here:
+  // most processes log JSON, and every start would pay for it.
+  const pretty = createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty;
   return pino(
     settings,
     pretty({ colorize: isTerminal, sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', destination: options.destination ?? 1 }),

@@ -2,7 +2,7 @@
 // there is no mailer, and whoever would have been emailed is shown the link instead (the admin who
 // invites copies it). A failed delivery is reported to the caller, never thrown past it: the
 // invitation exists either way, and its link is always shown.
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 
 export interface MailMessage {
   readonly to: string;
@@ -26,7 +26,9 @@ export interface SmtpMailerOptions {
 
 export function createSmtpMailer({ url, from, timeoutMs = 10_000 }: SmtpMailerOptions): Mailer {
   const parsed = new URL(url);
-  const transport = nodemailer.createTransport({
+  // nodemailer is loaded with the first message, not at every start.
+  let transport: Promise<Transporter> | undefined;
+  const connect = async () => (await import('nodemailer')).default.createTransport({
     host: parsed.hostname.replace(/^\[|\]$/g, ''),
     port: parsed.port ? Number(parsed.port) : parsed.protocol === 'smtps:' ? 465 : 587,
     secure: parsed.protocol === 'smtps:',
@@ -37,8 +39,9 @@ export function createSmtpMailer({ url, from, timeoutMs = 10_000 }: SmtpMailerOp
   });
   return {
     async send(message) {
-      await transport.sendMail({ from, to: message.to, subject: message.subject, text: message.text });
+      transport ??= connect();
+      await (await transport).sendMail({ from, to: message.to, subject: message.subject, text: message.text });
     },
-    close: () => transport.close(),
+    close: () => void transport?.then((opened) => opened.close(), () => undefined),
   };
 }

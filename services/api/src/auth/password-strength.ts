@@ -2,18 +2,22 @@
 // account and admin password changes, `consentry admin create`): besides the length rule
 // (passwords.ts), zxcvbn-ts must score it at least 3 of 4, with the person's own name and email as
 // guesses an attacker would try first. Its feedback keys are turned into our own words here.
-import { ZxcvbnFactory, type ZxcvbnResult } from '@zxcvbn-ts/core';
-import { adjacencyGraphs, dictionary } from '@zxcvbn-ts/language-common';
+import { createRequire } from 'node:module';
+import type { ZxcvbnFactory, ZxcvbnResult } from '@zxcvbn-ts/core';
 import { ApiError } from '../errors';
 import { maxPasswordLength } from './passwords';
 
 /** zxcvbn's "safely unguessable" (about 10^8 guesses and more). */
 export const minPasswordScore = 3;
 
-// Built on first use, not at import: the dictionaries take a moment to load.
+// Loaded and built on first use, not at import: the dictionaries take a moment, at every start.
 let estimator: ZxcvbnFactory | undefined;
 function getEstimator(): ZxcvbnFactory {
-  estimator ??= new ZxcvbnFactory({ dictionary, graphs: adjacencyGraphs });
+  if (estimator) return estimator;
+  const require = createRequire(import.meta.url);
+  const core = require('@zxcvbn-ts/core') as typeof import('@zxcvbn-ts/core');
+  const common = require('@zxcvbn-ts/language-common') as typeof import('@zxcvbn-ts/language-common');
+  estimator = new core.ZxcvbnFactory({ dictionary: common.dictionary, graphs: common.adjacencyGraphs });
   return estimator;
 }
 

@@ -4,7 +4,8 @@
 // animations of handlers or links, references to other files, style sheets that import or escape);
 // anything else not on the lists (editor metadata, comments, other namespaces, animations) is left
 // out. The stored logo is the rebuilt document, never the upload.
-import { SaxesParser, type SaxesAttributeNS } from 'saxes';
+import { createRequire } from 'node:module';
+import type { SaxesAttributeNS } from 'saxes';
 
 const svgNamespace = 'http://www.w3.org/2000/svg';
 const xlinkNamespace = 'http://www.w3.org/1999/xlink';
@@ -85,6 +86,8 @@ export type SvgSanitising = { readonly svg: string; readonly problem?: undefined
 
 /** The SVG rebuilt from the allow-list, or why it is refused. */
 export function sanitiseSvg(source: string): SvgSanitising {
+  // Loaded with the first logo, not at every start.
+  const { SaxesParser } = createRequire(import.meta.url)('saxes') as typeof import('saxes');
   const parser = new SaxesParser({ xmlns: true });
   let problem: string | null = null;
   const refuse = (reason: string) => {
