@@ -13,6 +13,7 @@
 // postmaster.pid is PostgreSQL's lock: a server whose lock file disappears shuts itself down within a
 // minute. It is removed only when its process is dead. A connect that is refused means nothing
 // listens; a slow one, "too many clients" or "starting up" mean a server is there, so we wait for it.
+import { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -198,7 +199,7 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   } catch (error) {
     // Only a server that started can be stopped: the package's stop() waits for an exit that a
     // server which already exited never sends (the command then ended silently with status 0).
-    if (started) await server.stop().catch(() => undefined);
+    if (started) await stopServer(server).catch(() => undefined);
     if (mode === 'prepare') await rm(borrowFile, { force: true });
     throw error;
   }
@@ -206,10 +207,24 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   return {
     connectionString: serverUrl(databaseName),
     async stop() {
-      await server.stop();
+      await stopServer(server);
       if (mode === 'prepare') await rm(borrowFile, { force: true });
     },
   };
+}
+
+/**
+ * Stops the server unless its process has ended already: the package's stop() waits for an `exit`
+ * event, which a postmaster that died before (killed, out of memory) never sends again, so the
+ * stop, and whoever awaited it (a shutdown, a test's clean-up), waited forever.
+ */
+async function stopServer(server: InstanceType<typeof EmbeddedPostgresServer>): Promise<void> {
+  const child: unknown = Reflect.get(server, 'process');
+  if (child instanceof ChildProcess && (child.exitCode !== null || child.signalCode !== null)) {
+    Reflect.set(server, 'process', undefined);
+    return;
+  }
+  await server.stop();
 }
 
 type Probe = { readonly state: 'up' } | { readonly state: 'refused' } | { readonly state: 'busy' | 'foreign'; readonly reason: string };
