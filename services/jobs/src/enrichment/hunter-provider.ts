@@ -1,23 +1,6 @@
 // ENRICHMENT_PROVIDER=hunter: Hunter.io's enrichment API, as its public documentation describes it
-// (https://hunter.io/api-documentation/v2, "Combined Enrichment" and "Company Enrichment"; base
-// https://api.hunter.io/v2/):
-//
-// - GET /v2/combined/find?email=… answers { data: { person, company }, meta } where the person is
-//   Clearbit-shaped: name.fullName / givenName / familyName, location, geo { city, state, country },
-//   employment { domain, name, title }, linkedin.handle; and the company: name, domain, location,
-//   category { sector, industry }, metrics.employees ("11-50"), linkedin.handle ("company/…").
-//   Without an email (a company matched from the visitor's network, with a domain) we ask
-//   GET /v2/companies/find?domain=…, which answers { data: company }.
-// - The key goes in the X-API-KEY header (the docs accept it there or as `api_key` in the query); in
-//   a header it never appears in a URL, a proxy log or an error message.
-// - Status codes, per the docs' "Errors" section: 200 found; 202 the enrichment is still being worked
-//   out (ask again later, it is not charged twice); 404 nobody known; 451 `claimed_email` — "the
-//   person owning the email address asked us directly or indirectly to stop the processing of their
-//   personal data … you shouldn't process it yourself in any way" — so it ends as not found and we
-//   keep nothing; 401 no valid API key (permanent, for the operator to fix); 403 "You have reached
-//   the rate limit" and 429 "You have reached your usage limit" (the monthly credits) are both
-//   retried with back-off; 400/422 refuse the input for good; 5xx are Hunter's trouble, retried.
-// Malformed answers are retried, never trusted; every text is cut to what our record holds.
+// (https://hunter.io/api-documentation/v2, "Combined Enrichment" and "Company Enrichment"). What is
+// asked, where the key goes and what each status means: docs/identification.md, "Hunter.io".
 import { z } from 'zod';
 import { parseRetryAfter } from '../webhooks/guarded-post';
 import {

@@ -1,25 +1,6 @@
 // From what a scan saw to what an owner reads: every cookie and storage key, classified (the
 // owner's word first, then the Open Cookie Database), and the findings, most serious first.
-//
-// What counts as what:
-// - "Before any choice" is every `before` visit, and any Accept/Reject visit where no choice could
-//   be made (no banner, or a notice without the buttons): nothing was chosen there either. "After
-//   Accept All" / "after Reject All" are the visits where that button was clicked; their items are
-//   what the browser held after the click and a reload, so an item set before the choice and kept
-//   after Reject All counts as set after it too (the visitor said no and still has it).
-// - Purpose, in order: the owner's assignment (exact name, or a prefix written `name*`; optionally
-//   for one kind), then Consentry's own keys (necessary), then the database, then — for names the
-//   database does not know — the purpose of a declared service that lists the name (the owner said
-//   so there too). A null purpose is Unclassified.
-// - A known tracker host is a third-party host the database lists as mostly analytics/marketing,
-//   or one whose own cookies (the cookie's domain is the host or a parent of it, outside the
-//   website's domain) are analytics/marketing.
-// - Unclassified items are never violations (set before consent, after Reject All): nobody knows
-//   yet what they do. They are `seen_not_declared` when no declared service lists them, so each
-//   one asks the owner to decide: assigning `necessary` or declaring it resolves the finding.
-//   Necessary items need no declaration.
-// - Findings about the same name (a cookie on two domains, a cookie and a storage key) are one
-//   finding, so code + subject identifies a finding from one scan to the next.
+// What counts as what (before any choice, purpose order, trackers): docs/scanner.md, "What counts as what".
 import { findingCodes, type FindingCode, type ScanFinding, type ScannedItem } from '@consentry/events';
 import type { ClassifyInput, CookieClassification, CookiePurpose, StorageKind } from './cookie-database';
 import { isSameSite } from './crawl';

@@ -1,21 +1,6 @@
 // Classifies a cookie or storage key the scanner found by the Open Cookie Database: which purpose
 // it serves (the banner's purposes), who sets it, how long it lives. Unknown names are null, for the
-// owner to assign; the owner's assignments are applied elsewhere and win over this.
-//
-// Matching, in order of preference:
-//   1. an entry whose host matches the item's domain (the cookie's domain or the third-party host,
-//      leading dot or not, subdomains either way) beats one that does not — the database lists the
-//      same name for different platforms and the domain is what tells them apart ("token": Adform on
-//      adform.net, Xandr on adnxs.com; "_s": Shopify exactly, Marfeel as a prefix on its own host);
-//   2. then an exact name beats a prefix, and a longer prefix beats a shorter one ("_ga_" for
-//      "_ga_ABC123", "_gac_gb_" over "_gac_");
-//   3. then an entry without a host beats one naming another host (first-party cookies such as _fbp
-//      are listed under their vendor's host, so a host mismatch never rules an entry out);
-//   4. then the lowest database id, so the answer never depends on row order.
-// Names are case-sensitive, as cookie and storage names are: the database has different cookies
-// that differ only in case (Google's "SSID" and Springserve's "ssid", Adform's "C" and Magnite's "c").
-// The database has no column saying whether a name is a cookie or a storage key, so every entry is
-// a candidate for every kind.
+// owner to assign. Which entry wins for a name: docs/scanner.md, "Matching a name in the database".
 import type { Purpose } from '@consentry/events';
 import { readCookieDatabase, type CookieDatabaseEntry, type DatabaseCategory } from './database';
 
