@@ -68,6 +68,13 @@ export async function getUser(db: Queryable, userId: string): Promise<User | nul
   return rows[0] ? toUser(rows[0]) : null;
 }
 
+/** The users with these ids that exist (any order): one read for a list that names many. */
+export async function getUsers(db: Queryable, userIds: readonly string[]): Promise<User[]> {
+  if (userIds.length === 0) return [];
+  const { rows } = await db.query<UserRow>({ name: 'get-users', text: `SELECT ${userColumns} FROM users u WHERE u.id = ANY($1::uuid[])`, values: [userIds] });
+  return rows.map(toUser);
+}
+
 /** The user with this email (compared case-insensitively), registered or invited. */
 export async function findUserByEmail(db: Queryable, email: string): Promise<User | null> {
   const { rows } = await db.query<UserRow>({

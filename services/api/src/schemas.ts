@@ -63,6 +63,11 @@ export const websiteAnswer = z
     isActive: z.boolean(),
     embedCode: z.string(),
     createdAt: z.iso.datetime(),
+    owner: z
+      .object({ id: z.uuid(), email: z.string(), name: z.string().nullable().meta({ description: 'First and last name, or null when the owner gave none' }) })
+      .nullable()
+      .optional()
+      .meta({ description: "Whose website it is: only in an admin's list (null when that account no longer exists)" }),
   })
   .meta({ id: 'Website', description: 'A website of an owner (spec section 3)' });
 

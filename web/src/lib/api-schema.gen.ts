@@ -5568,6 +5568,14 @@ export interface components {
             embedCode: string;
             /** Format: date-time */
             createdAt: string;
+            /** @description Whose website it is: only in an admin's list (null when that account no longer exists) */
+            owner?: {
+                /** Format: uuid */
+                id: string;
+                email: string;
+                /** @description First and last name, or null when the owner gave none */
+                name: string | null;
+            } | null;
         };
         DeadLetterInput: {
             projection: string;
@@ -6042,6 +6050,8 @@ export interface components {
             leads: components["schemas"]["LeadSummaryInput"][];
             /** @description Pass as `cursor` for the next page; null on the last page */
             nextCursor: string | null;
+            /** @description Whether this server has an enrichment provider; without one a lead's pending enrichment will not come */
+            enrichmentOn: boolean;
         };
         LeadsSummaryInput: {
             /** @description Visitors identified in the range */
@@ -6186,6 +6196,14 @@ export interface components {
             embedCode: string;
             /** Format: date-time */
             createdAt: string;
+            /** @description Whose website it is: only in an admin's list (null when that account no longer exists) */
+            owner?: {
+                /** Format: uuid */
+                id: string;
+                email: string;
+                /** @description First and last name, or null when the owner gave none */
+                name: string | null;
+            } | null;
         };
         DeadLetter: {
             projection: string;
@@ -6660,6 +6678,8 @@ export interface components {
             leads: components["schemas"]["LeadSummary"][];
             /** @description Pass as `cursor` for the next page; null on the last page */
             nextCursor: string | null;
+            /** @description Whether this server has an enrichment provider; without one a lead's pending enrichment will not come */
+            enrichmentOn: boolean;
         };
         LeadsSummary: {
             /** @description Visitors identified in the range */

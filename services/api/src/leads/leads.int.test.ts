@@ -464,11 +464,14 @@ describe('a lead', () => {
 
   it('says whether an enrichment provider is configured, so a pending enrichment is not promised when none is', async () => {
     expect((await get(owner, `/api/leads/${blog.id}/${visitorId}`)).json().enrichmentOn).toBe(false);
+    expect((await get(owner, `/api/leads?websiteId=${blog.id}`)).json().enrichmentOn).toBe(false);
     const withProvider = await buildTestApi(db.pool, { enrichmentOn: true });
     try {
       // Sessions live in the database: the same sign-in works on a second app over it.
       const response = await clientWith(withProvider.app, owner.cookie).request({ method: 'GET', url: `/api/leads/${blog.id}/${visitorId}` });
       expect(response.json().enrichmentOn).toBe(true);
+      const list = await clientWith(withProvider.app, owner.cookie).request({ method: 'GET', url: `/api/leads?websiteId=${blog.id}` });
+      expect(list.json().enrichmentOn).toBe(true);
     } finally {
       await withProvider.close();
     }

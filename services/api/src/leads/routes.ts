@@ -98,6 +98,7 @@ const leadsPageAnswer = z
   .object({
     leads: z.array(leadSummaryAnswer),
     nextCursor: z.string().nullable().meta({ description: 'Pass as `cursor` for the next page; null on the last page' }),
+    enrichmentOn: z.boolean().meta({ description: "Whether this server has an enrichment provider; without one a lead's pending enrichment will not come" }),
   })
   .meta({ id: 'LeadsPage' });
 
@@ -370,6 +371,7 @@ export const leadRoutes: FastifyPluginAsyncZod<LeadRoutesOptions> = async (app, 
       return {
         leads: page.leads.map((lead) => toSummaryAnswer(lead, websites)),
         nextCursor: page.nextCursor ? encodeCursor(query.sort, order, page.nextCursor) : null,
+        enrichmentOn,
       };
     },
   );

@@ -19,7 +19,7 @@ import {
   type OptionalPurpose,
   type WebsiteActor,
 } from '@consentry/events';
-import { getUser, getWebsite, type User, type Website } from '@consentry/projections';
+import { getUser, getUsers, getWebsite, type User, type Website } from '@consentry/projections';
 import type { Db } from '@consentry/infra';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -145,7 +145,14 @@ export const websiteRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async (app, { 
       config: { access: 'signedIn' },
       schema: { tags: ['websites'], summary: "The owner's websites (an admin's: every website)", response: { 200: z.array(websiteAnswer), ...errorsFor(401) } },
     },
-    async (request) => (await visibleWebsites(pool, signedInViewer(request))).map(toWebsiteAnswer),
+    async (request) => {
+      const viewer = signedInViewer(request);
+      const websites = await visibleWebsites(pool, viewer);
+      if (!viewer.adminUsername) return websites.map(toWebsiteAnswer);
+      // An admin sees every owner's websites, so each names its owner.
+      const owners = new Map((await getUsers(pool, [...new Set(websites.map((website) => website.ownerId))])).map((user) => [user.id, user]));
+      return websites.map((website) => ({ ...toWebsiteAnswer(website), owner: ownerAnswer(owners.get(website.ownerId)) }));
+    },
   );
 
   app.post(
@@ -251,6 +258,12 @@ async function ownerOfNewWebsite(pool: Db, viewer: Viewer, ownerId: string | und
   const owner = await getUser(pool, ownerId);
   if (!owner || owner.status !== 'registered' || !owner.isActive) throw new ApiError(404, 'OWNER_NOT_FOUND', 'No active owner account with this id');
   return { owner, addedBy };
+}
+
+function ownerAnswer(user: User | undefined) {
+  if (!user) return null;
+  const name = [user.firstName, user.lastName].filter((part) => part !== null && part.trim() !== '').join(' ');
+  return { id: user.id, email: user.email, name: name === '' ? null : name };
 }
 
 /** An admin may act on any website; an owner only on their own (the decider checks). */

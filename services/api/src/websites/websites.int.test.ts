@@ -173,8 +173,13 @@ describe('when an admin looks at websites', () => {
   it('sees every owner’s websites and may remove any', async () => {
     const [first, second] = [await registerOwner(api.app), await registerOwner(api.app)];
     const [a, b] = [await addWebsiteAs(first, 'First owner'), await addWebsiteAs(second, 'Second owner')];
-    const all = (await admin.request({ method: 'GET', url: '/api/websites' })).json().map((website: { id: string }) => website.id);
-    expect(all).toEqual(expect.arrayContaining([a.id, b.id]));
+    const listed = (await admin.request({ method: 'GET', url: '/api/websites' })).json() as Array<{ id: string; owner?: { id: string; email: string } | null }>;
+    expect(listed.map((website) => website.id)).toEqual(expect.arrayContaining([a.id, b.id]));
+    // Each names its owner, for the admin only.
+    const [firstUser, secondUser] = [(await first.request({ method: 'GET', url: '/api/auth/user' })).json(), (await second.request({ method: 'GET', url: '/api/auth/user' })).json()];
+    expect(listed.find((website) => website.id === a.id)?.owner).toMatchObject({ id: firstUser.id, email: firstUser.email });
+    expect(listed.find((website) => website.id === b.id)?.owner).toMatchObject({ id: secondUser.id, email: secondUser.email });
+    expect((await first.request({ method: 'GET', url: '/api/websites' })).json()[0]).not.toHaveProperty('owner');
     expect((await admin.request({ method: 'DELETE', url: `/api/websites/${a.id}` })).statusCode).toBe(204);
     expect((await first.request({ method: 'GET', url: '/api/websites' })).json()).toEqual([]);
   });

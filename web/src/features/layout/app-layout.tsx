@@ -114,7 +114,7 @@ export function AppLayout() {
             <BrandMark branding={branding} />
           </div>
           <div className="ml-auto flex items-center gap-2">
-            <NotificationsMenu onOpenDashboard={() => void navigate({ to: mode === 'admin' ? '/admin' : '/dashboard' })} />
+            <NotificationsMenu viewer={session.admin ? `admin:${session.admin.username}` : `user:${session.user?.id ?? ''}`} onOpenDashboard={() => void navigate({ to: mode === 'admin' ? '/admin' : '/dashboard' })} />
             {session.user && !session.admin ? (
               <Link to="/account" className="max-w-48 truncate text-sm font-medium hover:underline" title={`${userLabel}: your account`}>
                 {userLabel}

@@ -1,9 +1,12 @@
 // The top bar's notification button: the latest consent choices, and how many arrived in the last
 // 24 hours (spec: recent activity counts the last 24 hours), read from the latest 50 records (spec
-// section 9); when all 50 are that recent the count reads '50+'. Above them, the owner's alerts: a
+// section 9); when all 50 are that recent the count reads '50+'. The badge counts what this viewer
+// has not seen: the records newer than the newest one shown when they last opened the menu (kept in
+// this browser, per user or admin), or those of the last 24 hours before the first opening. Above them, the owner's alerts: a
 // website at 80 % of its monthly resolution cap or more (docs/identification.md, "Limits"). Live
 // updates refresh them with every other ['consents'] and ['leads'] query.
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Bell } from 'lucide-react';
 import { Button } from '../../components/ui/button';
 import {
@@ -28,6 +31,36 @@ export function countRecentActivity(records: ConsentRecord[], now: number): numb
   return records.filter((record) => now - new Date(record.timestamp).getTime() <= recentActivityWindowMs).length;
 }
 
+/**
+ * The records this viewer has not seen: newer than `seenUpTo` (the newest record shown when they last
+ * opened the menu), or before any opening, those of the last 24 hours.
+ */
+export function countUnseen(records: ConsentRecord[], seenUpTo: string | null, now: number): number {
+  if (seenUpTo === null) return countRecentActivity(records, now);
+  const seen = new Date(seenUpTo).getTime();
+  return records.filter((record) => new Date(record.timestamp).getTime() > seen).length;
+}
+
+const seenStorageKey = (viewer: string) => `consentry:notifications-seen:${viewer}`;
+
+/** What this viewer last saw, from this browser's storage (null when never, or storage is off). */
+export function readSeenUpTo(viewer: string): string | null {
+  try {
+    const value = window.localStorage.getItem(seenStorageKey(viewer));
+    return value !== null && !Number.isNaN(new Date(value).getTime()) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+function writeSeenUpTo(viewer: string, timestamp: string): void {
+  try {
+    window.localStorage.setItem(seenStorageKey(viewer), timestamp);
+  } catch {
+    // Storage off (private mode, a policy): the badge then counts the last 24 hours, as before.
+  }
+}
+
 /** '12', or '50+' when every record read is within the window (there may be more). */
 export function formatRecentCount(count: number, limit = recentActivityLimit): string {
   return count >= limit ? `${limit}+` : String(count);
@@ -40,27 +73,37 @@ export function describeCapAlert(alert: ResolutionCapAlert): string {
   return `${alert.websiteName} is at ${Math.floor((alert.resolutions / alert.cap) * 100)} % of its monthly resolution cap (${used})`;
 }
 
-export function NotificationsMenu({ onOpenDashboard }: { onOpenDashboard: () => void }) {
+/** `viewer` names whose "seen" this is: the owner's or the admin's id, as the session gives it. */
+export function NotificationsMenu({ viewer, onOpenDashboard }: { viewer: string; onOpenDashboard: () => void }) {
   const { data, isError, isPending } = useQuery(recentConsentsQueryOptions(recentActivityLimit));
   const records = data ?? [];
-  const recentCount = formatRecentCount(countRecentActivity(records, Date.now()));
+  const now = Date.now();
+  const recentCount = formatRecentCount(countRecentActivity(records, now));
+  const [seenUpTo, setSeenUpTo] = useState(() => readSeenUpTo(viewer));
+  const unseenCount = formatRecentCount(countUnseen(records, seenUpTo, now));
+  const markSeen = (open: boolean) => {
+    if (!open || records.length === 0) return;
+    const newest = records.reduce((latest, record) => (new Date(record.timestamp) > new Date(latest) ? record.timestamp : latest), records[0]!.timestamp);
+    writeSeenUpTo(viewer, newest);
+    setSeenUpTo(newest);
+  };
   const capAlerts = useQuery(leadsSummaryQueryOptions()).data?.capAlerts ?? [];
   const alertLabel = capAlerts.length > 0 ? `, ${capAlerts.length === 1 ? '1 resolution cap alert' : `${capAlerts.length} resolution cap alerts`}` : '';
 
   return (
-    <DropdownMenu>
+    <DropdownMenu onOpenChange={markSeen}>
       <DropdownMenuTrigger asChild>
         <Button
           variant="ghost"
           size="icon"
           className="relative"
-          aria-label={(recentCount !== '0' ? `Notifications: ${recentCount} in the last 24 hours` : 'Notifications') + alertLabel}
+          aria-label={(unseenCount !== '0' ? `Notifications: ${unseenCount} new` : 'Notifications') + alertLabel}
         >
           <Bell aria-hidden />
           {capAlerts.length > 0 ? <span aria-hidden className="absolute top-0.5 left-0.5 size-2 rounded-full bg-yellow-500" /> : null}
-          {recentCount !== '0' ? (
-            <span className="absolute -top-0.5 -right-1 flex h-4 min-w-4 items-center justify-center rounded-full bg-destructive px-1 text-[10px] leading-none font-semibold text-destructive-foreground">
-              {recentCount}
+          {unseenCount !== '0' ? (
+            <span data-testid="unseen-count" className="absolute -top-0.5 -right-1 flex h-4 min-w-4 items-center justify-center rounded-full bg-destructive px-1 text-[10px] leading-none font-semibold text-destructive-foreground">
+              {unseenCount}
             </span>
           ) : null}
         </Button>

@@ -1,7 +1,7 @@
 // The notification count: consents of the last 24 hours among the latest 50 records (spec section 9).
 import { describe, expect, it } from 'vitest';
 import type { ConsentRecord } from '../consents/queries';
-import { countRecentActivity, describeCapAlert, formatRecentCount } from './notifications-menu';
+import { countRecentActivity, countUnseen, describeCapAlert, formatRecentCount } from './notifications-menu';
 
 const now = Date.parse('2024-05-20T12:00:00Z');
 const at = (iso: string): ConsentRecord => ({
@@ -42,5 +42,18 @@ describe('resolution cap alerts', () => {
     expect(describeCapAlert({ ...alert, resolutions: 1000, level: 'reached' })).toBe(
       'shop.example.com reached its monthly resolution cap (1,000 of 1,000): new visitors are not identified until next month',
     );
+  });
+});
+
+describe('the unseen count on the bell', () => {
+  const records = [at('2024-05-20T11:00:00Z'), at('2024-05-20T09:00:00Z'), at('2024-05-18T09:00:00Z')];
+
+  it('counts the records newer than the newest one seen', () => {
+    expect(countUnseen(records, '2024-05-20T09:00:00Z', now)).toBe(1);
+    expect(countUnseen(records, '2024-05-20T11:00:00Z', now)).toBe(0);
+  });
+
+  it('counts the last 24 hours before the menu was ever opened, not every consent ever', () => {
+    expect(countUnseen(records, null, now)).toBe(2);
   });
 });

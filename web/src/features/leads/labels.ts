@@ -9,6 +9,9 @@ export const landingIdentificationClaim = 'up to 40%';
 
 export const consentStatusLabels: Record<LeadConsentStatus, string> = { granted: 'Allowed', withdrawn: 'Withdrawn' };
 
+/** A pending enrichment on a server without a provider: it will not come. */
+export const enrichmentOffLabel = 'Enrichment off';
+
 export const enrichmentStatusLabels: Record<EnrichmentStatus, string> = {
   none: 'Not enriched',
   pending: 'Pending',

@@ -133,7 +133,7 @@ function LeadDetails({ lead, timeline, enrichmentOn }: { lead: LeadDetail; timel
                   <Sparkles className="size-4 text-muted-foreground" aria-hidden />
                   Enrichment
                 </h4>
-                <EnrichmentStatusBadge status={lead.enrichmentStatus} />
+                <EnrichmentStatusBadge status={lead.enrichmentStatus} enrichmentOn={enrichmentOn} />
               </div>
               {lead.enrichment ? (
                 <>

@@ -64,6 +64,8 @@ export function LeadsPage({ search, onSearchChange }: LeadsPageProps) {
   const websites = useQuery(websitesQueryOptions());
   const leads = useInfiniteQuery(leadsQueryOptions(search));
   const rows = leads.data?.pages.flatMap((page) => page.leads) ?? [];
+  // Without a provider a pending enrichment never comes: the badges say it is off instead.
+  const enrichmentOn = leads.data?.pages[0]?.enrichmentOn ?? true;
   const filtered = hasLeadFilters(search);
 
   function change(next: LeadsSearch, options?: { replace?: boolean }) {
@@ -98,7 +100,7 @@ export function LeadsPage({ search, onSearchChange }: LeadsPageProps) {
       ) : (
         <Card>
           <CardContent className="p-0 sm:p-0">
-            <LeadsTable leads={rows} search={search} onSort={(next) => change(next)} />
+            <LeadsTable leads={rows} search={search} enrichmentOn={enrichmentOn} onSort={(next) => change(next)} />
           </CardContent>
           <div className="flex flex-col items-center gap-2 border-t p-4 sm:flex-row sm:justify-between">
             <p className="text-sm text-muted-foreground" role="status">
@@ -405,7 +407,7 @@ const sortChoices: { value: string; label: string }[] = [
   { value: 'email:desc', label: 'Email, Z to A' },
 ];
 
-function LeadsTable({ leads, search, onSort }: { leads: LeadSummary[]; search: LeadsSearch; onSort: (next: LeadsSearch) => void }) {
+function LeadsTable({ leads, search, enrichmentOn, onSort }: { leads: LeadSummary[]; search: LeadsSearch; enrichmentOn: boolean; onSort: (next: LeadsSearch) => void }) {
   // One of the two, never both: each lead is in the page once (for screen readers and for tests).
   const wide = useMediaQuery('(min-width: 768px)');
   const id = useId();
@@ -448,7 +450,7 @@ function LeadsTable({ leads, search, onSort }: { leads: LeadSummary[]; search: L
                 {lead.websiteName} · last seen {formatDateTime(lead.lastSeen)} · {formatCount(lead.pagesViewed, 'page')} ·{' '}
                 {formatEngagement(lead.engagedSeconds)} engaged
               </p>
-              <EnrichmentStatusBadge status={lead.enrichmentStatus} />
+              <EnrichmentStatusBadge status={lead.enrichmentStatus} enrichmentOn={enrichmentOn} />
             </li>
           ))}
         </ul>
@@ -494,7 +496,7 @@ function LeadsTable({ leads, search, onSort }: { leads: LeadSummary[]; search: L
             <TableCell>
               <div className="flex flex-col items-start gap-1">
                 <ConsentStatusBadge status={lead.consentStatus} />
-                <EnrichmentStatusBadge status={lead.enrichmentStatus} />
+                <EnrichmentStatusBadge status={lead.enrichmentStatus} enrichmentOn={enrichmentOn} />
               </div>
             </TableCell>
           </TableRow>

@@ -121,6 +121,21 @@ describe('leads page', () => {
     expect(onSearchChange).toHaveBeenCalledWith({ status: 'granted', q: 'ada' }, { replace: true });
   });
 
+  it("says a pending enrichment is off when the server has no provider, and Pending when it has one", async () => {
+    const pending = lead({ enrichmentStatus: 'pending' });
+    let enrichmentOn = false;
+    stubFetch({ 'GET /api/websites': () => jsonResponse(websites), 'GET /api/leads?': () => jsonResponse({ leads: [pending], nextCursor: null, enrichmentOn }) });
+    const { unmount } = renderInApp(<LeadsPage search={{}} onSearchChange={vi.fn()} />);
+    expect(await screen.findByText('Enrichment off')).toBeInTheDocument();
+    expect(screen.queryByText('Pending')).not.toBeInTheDocument();
+    unmount();
+
+    enrichmentOn = true;
+    renderInApp(<LeadsPage search={{}} onSearchChange={vi.fn()} />);
+    expect(await screen.findByText('Pending')).toBeInTheDocument();
+    expect(screen.queryByText('Enrichment off')).not.toBeInTheDocument();
+  });
+
   it('explains how to turn Lead identification on when there are no leads, linking to each website’s settings', async () => {
     stubFetch({ 'GET /api/websites': () => jsonResponse(websites), 'GET /api/leads?': () => jsonResponse({ leads: [], nextCursor: null }) });
     renderInApp(<LeadsPage search={{}} onSearchChange={vi.fn()} />);

@@ -83,6 +83,16 @@ export function WebsitesPage() {
   );
 }
 
+/** Whose website it is, in an admin's list (the api names owners only there). */
+function WebsiteOwner({ owner }: { owner: NonNullable<Website["owner"]> | null }) {
+  if (owner === null) return <span>Owner: account deleted</span>;
+  return (
+    <span className="wrap-anywhere">
+      Owner: {owner.name ? `${owner.name} (${owner.email})` : owner.email}
+    </span>
+  );
+}
+
 function WebsiteCard({ website }: { website: Website }) {
   const titleId = `website-${website.id}-title`;
   return (
@@ -113,6 +123,7 @@ function WebsiteCard({ website }: { website: Website }) {
           })}
         />
         <div className="flex flex-wrap gap-x-6 gap-y-1 text-xs text-muted-foreground">
+          {website.owner !== undefined ? <WebsiteOwner owner={website.owner} /> : null}
           <span>Created {formatDateTime(website.createdAt)}</span>
           <span>ID: {website.id}</span>
         </div>

@@ -49,6 +49,23 @@ describe("websites page", () => {
   });
 
   describe("for an admin", () => {
+    it("names each website's owner, and says when the account is gone", async () => {
+      stubFetch({
+        "GET /api/websites": () =>
+          jsonResponse([
+            { ...website, owner: { id: "u1", email: "bob@bakery.example", name: "Bob Baker" } },
+            { ...website, id: "w2", name: "Kiosk", owner: { id: "u2", email: "kiosk@example.com", name: null } },
+            { ...website, id: "w3", name: "Gone", owner: null },
+          ]),
+      });
+      renderInApp(<WebsitesPage />, signedIn({ admin: { username: "admin" } }));
+      expect(
+        within(await screen.findByRole("article", { name: "Shop" })).getByText("Owner: Bob Baker (bob@bakery.example)"),
+      ).toBeInTheDocument();
+      expect(within(screen.getByRole("article", { name: "Kiosk" })).getByText("Owner: kiosk@example.com")).toBeInTheDocument();
+      expect(within(screen.getByRole("article", { name: "Gone" })).getByText("Owner: account deleted")).toBeInTheDocument();
+    });
+
     it("lists every owner's websites and adds one for the owner chosen in the dialog", async () => {
       const { requests } = stubFetch({
         "GET /api/websites": () => jsonResponse([website]),
