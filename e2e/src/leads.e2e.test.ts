@@ -228,6 +228,20 @@ describe('a visitor who allows identification', () => {
     if (shots) await leadsPage.screenshot({ path: `${screensDir}lead.png`, fullPage: true });
   });
 
+  it("opens the consent's receipt, which this browser checks against the seal and the published key", async () => {
+    await leadsPage.getByRole('link', { name: 'Consent receipt' }).click();
+    await leadsPage.getByRole('heading', { name: 'Consent receipt' }).waitFor();
+    // Sealed within SEAL_INTERVAL_SECONDS (5 s); the page asks again by itself until then.
+    const verified = leadsPage.getByRole('heading', { name: /^Verified against seal \d+, signed by key / });
+    await verified.waitFor({ timeout: 30_000 });
+    const { rows } = await web.db.pool.query<{ key_id: string }>("SELECT data->>'keyId' AS key_id FROM events WHERE type = 'LedgerSealed' ORDER BY position DESC LIMIT 1");
+    expect(await verified.textContent()).toContain(rows[0]!.key_id);
+    await leadsPage.getByText('Identification of the visitor as a business lead').or(leadsPage.getByText(/identif/i)).first().waitFor();
+    expect(await leadsPage.getByRole('button', { name: 'Download JSON' }).isVisible()).toBe(true);
+    if (shots) await leadsPage.screenshot({ path: `${screensDir}receipt.png`, fullPage: true });
+    await leadsPage.goBack();
+  });
+
   it('reaches the webhook receiver, signed as Standard Webhooks says', async () => {
     await waitFor(() => receiver.of('lead.identified', normalisedLead).length > 0 && receiver.of('lead.enriched', normalisedLead).length > 0, {
       timeoutMs: 30_000,

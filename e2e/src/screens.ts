@@ -98,11 +98,22 @@ const screens: Screen[] = [
     path: '/dashboard',
     ready: async (page) => {
       await visible(page, page.getByRole('img', { name: /Consent choices per day/ }), 'the chart');
-      await visible(page, page.getByRole('button', { name: /^Notifications: \d+\+? in the last 24 hours$/ }), 'the notification count');
+      await visible(page, page.getByRole('button', { name: /^Notifications: \d+\+? new$/ }), 'the unseen count');
     },
     prepare: async (page) => {
       await page.getByRole('button', { name: /^Notifications/ }).click();
       await visible(page, page.getByRole('menuitem', { name: 'View dashboard' }), 'the notifications menu');
+    },
+  },
+  {
+    name: 'receipt',
+    viewer: 'owner',
+    path: '/dashboard',
+    ready: (page) => visible(page, page.getByRole('img', { name: /Consent choices per day/ }), 'the chart'),
+    prepare: async (page) => {
+      const [newest] = (await (await page.request.get(new URL('/api/consents?limit=1', page.url()).href)).json()) as { id: string }[];
+      await page.goto(new URL(`/receipts/${newest!.id}`, page.url()).href);
+      await visible(page, page.getByRole('heading', { name: /^Verified against seal \d+/ }), 'the verified receipt');
     },
   },
   { name: 'websites', viewer: 'owner', path: '/user/websites', ready: (page) => visible(page, page.getByRole('article'), 'the websites') },

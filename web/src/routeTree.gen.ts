@@ -37,6 +37,7 @@ import { Route as AdminPasswordRouteImport } from './routes/admin/password'
 import { Route as AppAdminUserManagementRouteImport } from './routes/_app/_admin/user-management'
 import { Route as AppAdminWebsiteEditorRouteImport } from './routes/_app/_admin/website-editor'
 import { Route as AppLeadsIndexRouteImport } from './routes/_app/leads/index'
+import { Route as AppReceiptsConsentIdRouteImport } from './routes/_app/receipts/$consentId'
 import { Route as AppUserExportRouteImport } from './routes/_app/user/export'
 import { Route as AppUserInstallationRouteImport } from './routes/_app/user/installation'
 import { Route as AppUserSettingsRouteImport } from './routes/_app/user/settings'
@@ -188,6 +189,11 @@ const AppLeadsIndexRoute = AppLeadsIndexRouteImport.update({
   path: '/leads/',
   getParentRoute: () => AppRoute,
 } as any)
+const AppReceiptsConsentIdRoute = AppReceiptsConsentIdRouteImport.update({
+  id: '/receipts/$consentId',
+  path: '/receipts/$consentId',
+  getParentRoute: () => AppRoute,
+} as any)
 const AppUserExportRoute = AppUserExportRouteImport.update({
   id: '/user/export',
   path: '/user/export',
@@ -279,6 +285,7 @@ export interface FileRoutesByFullPath {
   '/admin/password': typeof AdminPasswordRoute
   '/user-management': typeof AppAdminUserManagementRoute
   '/website-editor': typeof AppAdminWebsiteEditorRoute
+  '/receipts/$consentId': typeof AppReceiptsConsentIdRoute
   '/user/export': typeof AppUserExportRoute
   '/user/installation': typeof AppUserInstallationRoute
   '/user/settings': typeof AppUserSettingsRoute
@@ -319,6 +326,7 @@ export interface FileRoutesByTo {
   '/admin/password': typeof AdminPasswordRoute
   '/user-management': typeof AppAdminUserManagementRoute
   '/website-editor': typeof AppAdminWebsiteEditorRoute
+  '/receipts/$consentId': typeof AppReceiptsConsentIdRoute
   '/user/export': typeof AppUserExportRoute
   '/user/installation': typeof AppUserInstallationRoute
   '/user/settings': typeof AppUserSettingsRoute
@@ -362,6 +370,7 @@ export interface FileRoutesById {
   '/admin/password': typeof AdminPasswordRoute
   '/_app/_admin/user-management': typeof AppAdminUserManagementRoute
   '/_app/_admin/website-editor': typeof AppAdminWebsiteEditorRoute
+  '/_app/receipts/$consentId': typeof AppReceiptsConsentIdRoute
   '/_app/user/export': typeof AppUserExportRoute
   '/_app/user/installation': typeof AppUserInstallationRoute
   '/_app/user/settings': typeof AppUserSettingsRoute
@@ -404,6 +413,7 @@ export interface FileRouteTypes {
     | '/admin/password'
     | '/user-management'
     | '/website-editor'
+    | '/receipts/$consentId'
     | '/user/export'
     | '/user/installation'
     | '/user/settings'
@@ -444,6 +454,7 @@ export interface FileRouteTypes {
     | '/admin/password'
     | '/user-management'
     | '/website-editor'
+    | '/receipts/$consentId'
     | '/user/export'
     | '/user/installation'
     | '/user/settings'
@@ -486,6 +497,7 @@ export interface FileRouteTypes {
     | '/admin/password'
     | '/_app/_admin/user-management'
     | '/_app/_admin/website-editor'
+    | '/_app/receipts/$consentId'
     | '/_app/user/export'
     | '/_app/user/installation'
     | '/_app/user/settings'
@@ -715,6 +727,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppLeadsIndexRouteImport
       parentRoute: typeof AppRoute
     }
+    '/_app/receipts/$consentId': {
+      id: '/_app/receipts/$consentId'
+      path: '/receipts/$consentId'
+      fullPath: '/receipts/$consentId'
+      preLoaderRoute: typeof AppReceiptsConsentIdRouteImport
+      parentRoute: typeof AppRoute
+    }
     '/_app/user/export': {
       id: '/_app/user/export'
       path: '/user/export'
@@ -841,6 +860,7 @@ interface AppRouteChildren {
   AppSubscriptionRoute: typeof AppSubscriptionRoute
   AppWebsiteAnalyticsRoute: typeof AppWebsiteAnalyticsRoute
   AppWebsitesRoute: typeof AppWebsitesRoute
+  AppReceiptsConsentIdRoute: typeof AppReceiptsConsentIdRoute
   AppUserExportRoute: typeof AppUserExportRoute
   AppUserInstallationRoute: typeof AppUserInstallationRoute
   AppUserSettingsRoute: typeof AppUserSettingsRoute
@@ -863,6 +883,7 @@ const AppRouteChildren: AppRouteChildren = {
   AppSubscriptionRoute: AppSubscriptionRoute,
   AppWebsiteAnalyticsRoute: AppWebsiteAnalyticsRoute,
   AppWebsitesRoute: AppWebsitesRoute,
+  AppReceiptsConsentIdRoute: AppReceiptsConsentIdRoute,
   AppUserExportRoute: AppUserExportRoute,
   AppUserInstallationRoute: AppUserInstallationRoute,
   AppUserSettingsRoute: AppUserSettingsRoute,

@@ -5444,13 +5444,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            /** @enum {string} */
-                            algorithm: "Ed25519";
-                            keyId: string;
-                            /** @description SPKI, PEM */
-                            publicKey: string;
-                        };
+                        "application/json": components["schemas"]["SealKey"];
                     };
                 };
             };
@@ -5485,13 +5479,13 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description The consent receipt (docs/compliance.md) */
+                /** @description Default Response */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": unknown;
+                        "application/json": components["schemas"]["ConsentReceipt"];
                     };
                 };
                 /** @description Default Response */
@@ -6157,11 +6151,119 @@ export interface components {
              */
             eventTypes: ("lead.identified" | "lead.enriched" | "consent.withdrawn")[];
         };
+        /** @description A consent receipt with its inclusion proof (docs/compliance.md) */
+        ConsentReceiptInput: {
+            version: string;
+            consentReceiptId: string;
+            issuedAt: string;
+            jurisdiction: string;
+            controller: {
+                name: string;
+                contactEmail: string | null;
+                website: string;
+                privacyPolicyUrl: string | null;
+            };
+            subject: {
+                visitorId: string;
+            };
+            consent: {
+                /** @enum {string} */
+                choice: "accepted" | "declined";
+                consentTimestamp: string;
+                visitorClockTimestamp: string;
+                collectionMethod: string;
+                source: string;
+                method: string;
+                /** @description The rule of the visitor’s region that applied, and the region */
+                rule: {
+                    /** @enum {string} */
+                    rule: "opt_in" | "opt_out" | "notice_only";
+                    region: string | null;
+                };
+                readonly purposes: {
+                    purpose: string;
+                    granted: boolean;
+                    shownAs: {
+                        name: string;
+                        description: string;
+                    } | null;
+                }[];
+                termination: string;
+            };
+            notice: {
+                policyVersion: string;
+                language: string;
+                browserLanguage: string | null;
+                heading: string;
+                text: string;
+                readonly buttons: string[];
+                privacyPolicyLink: string | null;
+                pageUrl: string | null;
+                textsHash: string | null;
+                texts: {
+                    [key: string]: string;
+                } | null;
+            };
+            /** @description The event exactly as stored; its canonical JSON is the leaf */
+            event: {
+                position: number;
+                transactionId: string;
+                eventId: string;
+                streamId: string;
+                streamVersion: number | null;
+                type: string;
+                schemaVersion: number;
+                data: unknown;
+                metadata: unknown;
+                recordedAt: string;
+            };
+            /** @enum {string} */
+            proofStatus: "sealed" | "pending-seal" | "personal-data-erased-after-sealing";
+            proof: {
+                /** @constant */
+                algorithm: "rfc9162-sha256";
+                leafDigest: string;
+                leafIndex: number;
+                treeSize: number;
+                readonly path: string[];
+                seal: {
+                    sequence: number;
+                    after: {
+                        transactionId: string;
+                        position: number;
+                    } | null;
+                    last: {
+                        transactionId: string;
+                        position: number;
+                    };
+                    eventCount: number;
+                    merkleRoot: string;
+                    previousSealHash: string | null;
+                    /** Format: date-time */
+                    sealedAt: string;
+                    keyId: string;
+                    sealHash: string;
+                    signature: string;
+                };
+            } | null;
+            verification: {
+                publicKeyUrl: string;
+                keyId: string;
+                howTo: string;
+            };
+        };
         PasswordResetLinkInput: {
             /** @description The single-use link; shown once */
             resetUrl: string;
             /** Format: date-time */
             expiresAt: string;
+        };
+        SealKeyInput: {
+            /** @constant */
+            algorithm: "Ed25519";
+            keyId: string;
+            /** @description SPKI, PEM */
+            publicKey: string;
         };
         /** @description What went wrong: a stable code and a message for people */
         Error: {
@@ -6785,11 +6887,119 @@ export interface components {
              */
             eventTypes: ("lead.identified" | "lead.enriched" | "consent.withdrawn")[];
         };
+        /** @description A consent receipt with its inclusion proof (docs/compliance.md) */
+        ConsentReceipt: {
+            version: string;
+            consentReceiptId: string;
+            issuedAt: string;
+            jurisdiction: string;
+            controller: {
+                name: string;
+                contactEmail: string | null;
+                website: string;
+                privacyPolicyUrl: string | null;
+            };
+            subject: {
+                visitorId: string;
+            };
+            consent: {
+                /** @enum {string} */
+                choice: "accepted" | "declined";
+                consentTimestamp: string;
+                visitorClockTimestamp: string;
+                collectionMethod: string;
+                source: string;
+                method: string;
+                /** @description The rule of the visitor’s region that applied, and the region */
+                rule: {
+                    /** @enum {string} */
+                    rule: "opt_in" | "opt_out" | "notice_only";
+                    region: string | null;
+                };
+                readonly purposes: {
+                    purpose: string;
+                    granted: boolean;
+                    shownAs: {
+                        name: string;
+                        description: string;
+                    } | null;
+                }[];
+                termination: string;
+            };
+            notice: {
+                policyVersion: string;
+                language: string;
+                browserLanguage: string | null;
+                heading: string;
+                text: string;
+                readonly buttons: string[];
+                privacyPolicyLink: string | null;
+                pageUrl: string | null;
+                textsHash: string | null;
+                texts: {
+                    [key: string]: string;
+                } | null;
+            };
+            /** @description The event exactly as stored; its canonical JSON is the leaf */
+            event: {
+                position: number;
+                transactionId: string;
+                eventId: string;
+                streamId: string;
+                streamVersion: number | null;
+                type: string;
+                schemaVersion: number;
+                data: unknown;
+                metadata: unknown;
+                recordedAt: string;
+            };
+            /** @enum {string} */
+            proofStatus: "sealed" | "pending-seal" | "personal-data-erased-after-sealing";
+            proof: {
+                /** @constant */
+                algorithm: "rfc9162-sha256";
+                leafDigest: string;
+                leafIndex: number;
+                treeSize: number;
+                readonly path: string[];
+                seal: {
+                    sequence: number;
+                    after: {
+                        transactionId: string;
+                        position: number;
+                    } | null;
+                    last: {
+                        transactionId: string;
+                        position: number;
+                    };
+                    eventCount: number;
+                    merkleRoot: string;
+                    previousSealHash: string | null;
+                    /** Format: date-time */
+                    sealedAt: string;
+                    keyId: string;
+                    sealHash: string;
+                    signature: string;
+                };
+            } | null;
+            verification: {
+                publicKeyUrl: string;
+                keyId: string;
+                howTo: string;
+            };
+        };
         PasswordResetLink: {
             /** @description The single-use link; shown once */
             resetUrl: string;
             /** Format: date-time */
             expiresAt: string;
+        };
+        SealKey: {
+            /** @constant */
+            algorithm: "Ed25519";
+            keyId: string;
+            /** @description SPKI, PEM */
+            publicKey: string;
         };
     };
     responses: never;

@@ -46,6 +46,7 @@ const screenTitles: Record<FileRouteTypes['fullPaths'], string | null> = {
   '/admin/setup-instructions': 'Setup Guide',
   '/admin/websites': 'Websites',
   '/leads/$websiteId/$visitorId': 'Lead',
+  '/receipts/$consentId': 'Consent receipt',
   '/admin/': 'Dashboard',
 };
 

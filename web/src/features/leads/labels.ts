@@ -137,10 +137,3 @@ export function getSafeExternalUrl(value: string | null | undefined): string | n
     return null;
   }
 }
-
-/** The receipt link: the api's same-origin path, or the documented one built from the consent event. */
-export function getReceiptUrl(lead: { receiptUrl?: string | null; consentEventId: string }): string {
-  const given = lead.receiptUrl;
-  if (given && given.startsWith('/api/') && !given.startsWith('//')) return given;
-  return `/api/consents/${encodeURIComponent(lead.consentEventId)}/receipt`;
-}

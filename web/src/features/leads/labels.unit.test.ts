@@ -9,7 +9,6 @@ import {
   formatLeadSource,
   getIdentificationRate,
   getLeadDisplayName,
-  getReceiptUrl,
   getSafeExternalUrl,
   sortTimelineNewestFirst,
 } from './labels';
@@ -115,11 +114,5 @@ describe('links', () => {
     expect(getSafeExternalUrl('javascript:alert(1)')).toBeNull();
     expect(getSafeExternalUrl('linkedin.com/in/ada')).toBeNull();
     expect(getSafeExternalUrl(null)).toBeNull();
-  });
-
-  it("links the receipt at the api's path, or the documented one", () => {
-    expect(getReceiptUrl({ receiptUrl: '/api/consents/c1/receipt', consentEventId: 'c1' })).toBe('/api/consents/c1/receipt');
-    expect(getReceiptUrl({ receiptUrl: 'https://evil.example/receipt', consentEventId: 'c1' })).toBe('/api/consents/c1/receipt');
-    expect(getReceiptUrl({ consentEventId: 'c 2' })).toBe('/api/consents/c%202/receipt');
   });
 });

@@ -32,7 +32,6 @@ import {
   formatEngagement,
   formatLeadSource,
   getLeadDisplayName,
-  getReceiptUrl,
   getSafeExternalUrl,
   sortTimelineNewestFirst,
 } from './labels';
@@ -219,10 +218,10 @@ function LeadDetails({ lead, timeline, enrichmentOn }: { lead: LeadDetail; timel
                 ]}
               />
               <Button asChild variant="outline" size="sm">
-                <a href={getReceiptUrl(lead)} target="_blank" rel="noopener">
+                <Link to="/receipts/$consentId" params={{ consentId: lead.consentEventId }}>
                   <FileCheck aria-hidden />
                   Consent receipt
-                </a>
+                </Link>
               </Button>
             </CardContent>
           </Card>
@@ -287,14 +286,9 @@ function LeadTimeline({ timeline }: { timeline: TimelineEntry[] }) {
                       {receiptOf ? (
                         <>
                           {' · '}
-                          <a
-                            href={getReceiptUrl({ consentEventId: receiptOf })}
-                            target="_blank"
-                            rel="noopener"
-                            className="text-primary underline-offset-4 hover:underline"
-                          >
+                          <Link to="/receipts/$consentId" params={{ consentId: receiptOf }} className="text-primary underline-offset-4 hover:underline">
                             Receipt
-                          </a>
+                          </Link>
                         </>
                       ) : null}
                     </p>

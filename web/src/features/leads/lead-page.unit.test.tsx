@@ -79,7 +79,7 @@ describe('lead page', () => {
     const proof = screen.getByRole('region', { name: 'Consent proof' });
     expect(within(proof).getByText('Allowed')).toBeInTheDocument();
     expect(within(proof).getByText(detail.consentEventId)).toBeInTheDocument();
-    expect(within(proof).getByRole('link', { name: 'Consent receipt' })).toHaveAttribute('href', detail.receiptUrl);
+    expect(within(proof).getByRole('link', { name: 'Consent receipt' })).toHaveAttribute('href', `/receipts/${detail.consentEventId}`);
   });
 
   it('lists the timeline newest first, with a receipt per choice', async () => {
@@ -88,7 +88,7 @@ describe('lead page', () => {
     const timeline = await screen.findByRole('list', { name: 'Timeline' });
     const items = within(timeline).getAllByRole('listitem');
     expect(items.map((item) => item.querySelector('p')?.textContent)).toEqual(['Enriched by hunter', 'Identified from a form', 'Allowed identification']);
-    expect(within(items[2]!).getByRole('link', { name: 'Receipt' })).toHaveAttribute('href', '/api/consents/c1/receipt');
+    expect(within(items[2]!).getByRole('link', { name: 'Receipt' })).toHaveAttribute('href', '/receipts/c1');
   });
 
   it('says enrichment is pending and may take up to 24 hours', async () => {

@@ -5,7 +5,7 @@
 // advances (live updates invalidate ['leads']).
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
-import { ArrowDown, ArrowUp, ArrowUpDown, ChevronDown, Download, FileDown, Search, Settings } from 'lucide-react';
+import { ArrowDown, ArrowUp, ArrowUpDown, ChevronDown, Download, FileDown, Search, Settings, SlidersHorizontal } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { DayAndTime } from '../../components/day-and-time';
 import { PageHeader } from '../../components/page-header';
@@ -208,9 +208,20 @@ function DebouncedInput({
   return <Input id={id} maxLength={maxLeadsSearchLength} value={draft} onChange={(event) => setDraft(event.target.value)} {...props} />;
 }
 
+/** The filters besides the search box that are in use, for the narrow screen's "Filters" button. */
+function countNarrowingFilters(search: LeadsSearch): number {
+  return [search.websiteId, search.company, search.status, search.enrichment, search.from, search.to].filter((value) => value !== undefined && value !== '').length;
+}
+
 function LeadFilters({ search, websites, onChange }: { search: LeadsSearch; websites: Website[]; onChange: (next: LeadsSearch, options?: { replace?: boolean }) => void }) {
   const id = useId();
   const rangeProblem = search.from && search.to && search.from > search.to ? 'The start day is after the end day: no lead can match.' : null;
+  // On a phone the six filters would fill the screen before the first lead: they fold behind a button
+  // that says how many are in use; the search stays.
+  const wide = useMediaQuery('(min-width: 768px)');
+  const [unfolded, setUnfolded] = useState(false);
+  const inUse = countNarrowingFilters(search);
+  const folded = !wide && !unfolded;
   return (
     <Card className="mb-6">
       <CardContent className="grid gap-4 p-4 sm:grid-cols-2 sm:p-6 lg:grid-cols-4">
@@ -228,101 +239,112 @@ function LeadFilters({ search, websites, onChange }: { search: LeadsSearch; webs
             />
           </div>
         </div>
-        <div className="space-y-2">
-          <Label htmlFor={`${id}-website`}>Website</Label>
-          <Select value={search.websiteId ?? anyValue} onValueChange={(value) => onChange({ ...search, websiteId: value === anyValue ? undefined : value })}>
-            <SelectTrigger id={`${id}-website`} className={wrappingTrigger}>
-              <SelectValue />
-            </SelectTrigger>
-            <SelectContent>
-              <SelectItem value={anyValue}>All Websites</SelectItem>
-              {websites.map((website) => (
-                <SelectItem key={website.id} value={website.id}>
-                  {website.name} ({website.domain})
-                </SelectItem>
-              ))}
-              {/* A website from a shared link that is not (or no longer) in the list still shows as chosen. */}
-              {search.websiteId && !websites.some((website) => website.id === search.websiteId) ? (
-                <SelectItem value={search.websiteId}>Unknown website</SelectItem>
-              ) : null}
-            </SelectContent>
-          </Select>
-        </div>
-        <div className="space-y-2">
-          <Label htmlFor={`${id}-company`}>Company</Label>
-          <DebouncedInput
-            id={`${id}-company`}
-            placeholder="Company name, exactly"
-            value={search.company ?? ''}
-            onCommit={(company) => onChange({ ...search, company }, { replace: true })}
-          />
-        </div>
-        <div className="space-y-2">
-          <Label htmlFor={`${id}-status`}>Consent</Label>
-          <Select
-            value={search.status ?? anyValue}
-            onValueChange={(value) => onChange({ ...search, status: value === anyValue ? undefined : (value as LeadConsentStatus) })}
-          >
-            <SelectTrigger id={`${id}-status`}>
-              <SelectValue />
-            </SelectTrigger>
-            <SelectContent>
-              <SelectItem value={anyValue}>Any consent</SelectItem>
-              {leadStatuses.map((status) => (
-                <SelectItem key={status} value={status}>
-                  {consentStatusLabels[status]}
-                </SelectItem>
-              ))}
-            </SelectContent>
-          </Select>
-        </div>
-        <div className="space-y-2">
-          <Label htmlFor={`${id}-enrichment`}>Enrichment</Label>
-          <Select
-            value={search.enrichment ?? anyValue}
-            onValueChange={(value) => onChange({ ...search, enrichment: value === anyValue ? undefined : (value as EnrichmentStatus) })}
-          >
-            <SelectTrigger id={`${id}-enrichment`}>
-              <SelectValue />
-            </SelectTrigger>
-            <SelectContent>
-              <SelectItem value={anyValue}>Any enrichment</SelectItem>
-              {enrichmentFilters.map((status) => (
-                <SelectItem key={status} value={status}>
-                  {enrichmentStatusLabels[status]}
-                </SelectItem>
-              ))}
-            </SelectContent>
-          </Select>
-        </div>
-        <div className="space-y-2">
-          <Label htmlFor={`${id}-from`}>Identified from</Label>
-          <Input
-            id={`${id}-from`}
-            type="date"
-            value={search.from ?? ''}
-            max={search.to}
-            aria-invalid={rangeProblem !== null}
-            onChange={(event) => onChange({ ...search, from: event.target.value || undefined })}
-          />
-        </div>
-        <div className="space-y-2">
-          <Label htmlFor={`${id}-to`}>Identified to</Label>
-          <Input
-            id={`${id}-to`}
-            type="date"
-            value={search.to ?? ''}
-            min={search.from}
-            aria-invalid={rangeProblem !== null}
-            aria-describedby={rangeProblem ? `${id}-range-problem` : undefined}
-            onChange={(event) => onChange({ ...search, to: event.target.value || undefined })}
-          />
-        </div>
-        {rangeProblem ? (
-          <p id={`${id}-range-problem`} className="text-sm text-destructive sm:col-span-2 lg:col-span-4">
-            {rangeProblem}
-          </p>
+        {!wide ? (
+          <div className="flex items-center justify-between gap-2">
+            <Button variant="outline" size="sm" aria-expanded={!folded} aria-controls={`${id}-more`} onClick={() => setUnfolded(!unfolded)}>
+              <SlidersHorizontal aria-hidden />
+              {folded ? 'Show filters' : 'Hide filters'}
+              {inUse > 0 ? ` (${inUse} in use)` : ''}
+            </Button>
+          </div>
         ) : null}
+        <div id={`${id}-more`} hidden={folded} className="contents">
+          <div className="space-y-2">
+            <Label htmlFor={`${id}-website`}>Website</Label>
+            <Select value={search.websiteId ?? anyValue} onValueChange={(value) => onChange({ ...search, websiteId: value === anyValue ? undefined : value })}>
+              <SelectTrigger id={`${id}-website`} className={wrappingTrigger}>
+                <SelectValue />
+              </SelectTrigger>
+              <SelectContent>
+                <SelectItem value={anyValue}>All Websites</SelectItem>
+                {websites.map((website) => (
+                  <SelectItem key={website.id} value={website.id}>
+                    {website.name} ({website.domain})
+                  </SelectItem>
+                ))}
+                {/* A website from a shared link that is not (or no longer) in the list still shows as chosen. */}
+                {search.websiteId && !websites.some((website) => website.id === search.websiteId) ? (
+                  <SelectItem value={search.websiteId}>Unknown website</SelectItem>
+                ) : null}
+              </SelectContent>
+            </Select>
+          </div>
+          <div className="space-y-2">
+            <Label htmlFor={`${id}-company`}>Company</Label>
+            <DebouncedInput
+              id={`${id}-company`}
+              placeholder="Company name, exactly"
+              value={search.company ?? ''}
+              onCommit={(company) => onChange({ ...search, company }, { replace: true })}
+            />
+          </div>
+          <div className="space-y-2">
+            <Label htmlFor={`${id}-status`}>Consent</Label>
+            <Select
+              value={search.status ?? anyValue}
+              onValueChange={(value) => onChange({ ...search, status: value === anyValue ? undefined : (value as LeadConsentStatus) })}
+            >
+              <SelectTrigger id={`${id}-status`}>
+                <SelectValue />
+              </SelectTrigger>
+              <SelectContent>
+                <SelectItem value={anyValue}>Any consent</SelectItem>
+                {leadStatuses.map((status) => (
+                  <SelectItem key={status} value={status}>
+                    {consentStatusLabels[status]}
+                  </SelectItem>
+                ))}
+              </SelectContent>
+            </Select>
+          </div>
+          <div className="space-y-2">
+            <Label htmlFor={`${id}-enrichment`}>Enrichment</Label>
+            <Select
+              value={search.enrichment ?? anyValue}
+              onValueChange={(value) => onChange({ ...search, enrichment: value === anyValue ? undefined : (value as EnrichmentStatus) })}
+            >
+              <SelectTrigger id={`${id}-enrichment`}>
+                <SelectValue />
+              </SelectTrigger>
+              <SelectContent>
+                <SelectItem value={anyValue}>Any enrichment</SelectItem>
+                {enrichmentFilters.map((status) => (
+                  <SelectItem key={status} value={status}>
+                    {enrichmentStatusLabels[status]}
+                  </SelectItem>
+                ))}
+              </SelectContent>
+            </Select>
+          </div>
+          <div className="space-y-2">
+            <Label htmlFor={`${id}-from`}>Identified from</Label>
+            <Input
+              id={`${id}-from`}
+              type="date"
+              value={search.from ?? ''}
+              max={search.to}
+              aria-invalid={rangeProblem !== null}
+              onChange={(event) => onChange({ ...search, from: event.target.value || undefined })}
+            />
+          </div>
+          <div className="space-y-2">
+            <Label htmlFor={`${id}-to`}>Identified to</Label>
+            <Input
+              id={`${id}-to`}
+              type="date"
+              value={search.to ?? ''}
+              min={search.from}
+              aria-invalid={rangeProblem !== null}
+              aria-describedby={rangeProblem ? `${id}-range-problem` : undefined}
+              onChange={(event) => onChange({ ...search, to: event.target.value || undefined })}
+            />
+          </div>
+          {rangeProblem ? (
+            <p id={`${id}-range-problem`} className="text-sm text-destructive sm:col-span-2 lg:col-span-4">
+              {rangeProblem}
+            </p>
+          ) : null}
+        </div>
         {hasLeadFilters(search) ? (
           <div className="flex items-end">
             <Button variant="ghost" onClick={() => onChange(clearLeadFilters(search))}>

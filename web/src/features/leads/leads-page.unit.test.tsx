@@ -136,6 +136,19 @@ describe('leads page', () => {
     expect(screen.queryByText('Enrichment off')).not.toBeInTheDocument();
   });
 
+  it('folds the filters behind a button on a phone, saying how many are in use; the search stays', async () => {
+    vi.stubGlobal('matchMedia', (query: string) => ({ matches: !query.includes('min-width'), media: query, addEventListener: () => undefined, removeEventListener: () => undefined }));
+    stubFetch({ 'GET /api/websites': () => jsonResponse(websites), 'GET /api/leads?': () => jsonResponse({ leads: [lead()], nextCursor: null, enrichmentOn: true }) });
+    renderInApp(<LeadsPage search={{ status: 'granted', company: 'Analytical Engines' }} onSearchChange={vi.fn()} />);
+    const toggle = await screen.findByRole('button', { name: 'Show filters (2 in use)' });
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.getByLabelText('Search')).toBeVisible();
+    expect(screen.getByLabelText('Company')).not.toBeVisible();
+    await userEvent.click(toggle);
+    expect(screen.getByRole('button', { name: 'Hide filters (2 in use)' })).toHaveAttribute('aria-expanded', 'true');
+    expect(screen.getByLabelText('Company')).toBeVisible();
+  });
+
   it('explains how to turn Lead identification on when there are no leads, linking to each website’s settings', async () => {
     stubFetch({ 'GET /api/websites': () => jsonResponse(websites), 'GET /api/leads?': () => jsonResponse({ leads: [], nextCursor: null }) });
     renderInApp(<LeadsPage search={{}} onSearchChange={vi.fn()} />);
