@@ -77,7 +77,7 @@ function ReceiptView({ receipt, publicKeyPem, sealKeyFailed }: { receipt: Consen
         title="Consent receipt"
         description={`What ${receipt.controller.name} recorded when a visitor chose, and the proof that the ledger holds it unchanged.`}
         action={
-          <div className="flex flex-wrap gap-2 print:hidden">
+          <div className="flex shrink-0 gap-2 print:hidden">
             <Button variant="outline" onClick={download}>
               <Download aria-hidden />
               Download JSON
@@ -126,7 +126,8 @@ function ReceiptView({ receipt, publicKeyPem, sealKeyFailed }: { receipt: Consen
                 <li key={purpose.purpose} className="flex items-start justify-between gap-3">
                   <div className="min-w-0">
                     <p className="font-medium">{purpose.shownAs?.name ?? purpose.purpose}</p>
-                    <p className="text-sm text-muted-foreground">{purpose.shownAs?.description ?? purpose.purpose}</p>
+                    {/* Choices recorded before the banner's texts were published have only our description. */}
+                    {purpose.shownAs ? <p className="text-sm text-muted-foreground">{purpose.shownAs.description}</p> : null}
                   </div>
                   <Badge variant={purpose.granted ? 'success' : 'outline'}>{purpose.granted ? 'Granted' : 'Not granted'}</Badge>
                 </li>
