@@ -2,7 +2,7 @@
 // Consent Trends chart, the top three websites, identified visitors with the measured identification
 // rate, consent by purpose and the ten most recent consent choices.
 import { useQuery } from '@tanstack/react-query';
-import { Ban, ChartPie, Globe, TrendingDown, TrendingUp, Minus, Users, type LucideIcon } from 'lucide-react';
+import { Ban, ChartPie, Globe, ListChecks, TrendingDown, TrendingUp, Minus, type LucideIcon } from 'lucide-react';
 import { lazy, Suspense } from 'react';
 import { PageHeader } from '../../components/page-header';
 import { EmptyState, ErrorState, LoadingState } from '../../components/query-state';
@@ -15,6 +15,8 @@ import { DeadLettersNotice } from '../dead-letters/dead-letters-notice';
 import { IdentifiedVisitorsCard } from '../leads/identified-visitors-card';
 import { OwnerOverQuotaNotice } from '../subscription/over-quota-notice';
 import { PurposeStatsCard } from '../stats/purpose-stats-card';
+import { figureDefinitions, type FigureDefinition } from '../stats/figure-definitions';
+import { FigureHelp } from '../stats/figure-help';
 import { recentConsentsQueryOptions } from '../consents/queries';
 import {
   consentStatsQueryOptions,
@@ -52,13 +54,15 @@ export function DashboardPage() {
       <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
         <StatCard
           title="Total Consents"
-          icon={Users}
+          definition={figureDefinitions.totalConsents}
+          icon={ListChecks}
           value={stats.data ? formatNumber(stats.data.totalConsents) : undefined}
           isError={stats.isError}
           trend={windows ? getCountTrend(windows.current.total, windows.previous.total, true) : undefined}
         />
         <StatCard
           title="Active Websites"
+          definition={figureDefinitions.activeWebsites}
           icon={Globe}
           value={websites.data ? formatNumber(websites.data.filter((website) => website.isActive).length) : undefined}
           isError={websites.isError}
@@ -66,6 +70,7 @@ export function DashboardPage() {
         />
         <StatCard
           title="Consent Rate"
+          definition={figureDefinitions.consentRate}
           icon={ChartPie}
           value={stats.data ? formatRate(stats.data.consentRate) : undefined}
           isError={stats.isError}
@@ -73,6 +78,7 @@ export function DashboardPage() {
         />
         <StatCard
           title="Declined"
+          definition={figureDefinitions.declined}
           icon={Ban}
           value={stats.data ? formatNumber(stats.data.declinedConsents) : undefined}
           isError={stats.isError}
@@ -120,12 +126,14 @@ const directionIcons: Record<Trend['direction'], LucideIcon> = { up: TrendingUp,
 
 function StatCard({
   title,
+  definition,
   icon: Icon,
   value,
   trend,
   isError,
 }: {
   title: string;
+  definition: FigureDefinition;
   icon: LucideIcon;
   value: string | undefined;
   trend: Trend | undefined;
@@ -135,13 +143,21 @@ function StatCard({
   return (
     <Card>
       <CardHeader className="flex-row items-center justify-between pb-2">
-        <CardTitle className="text-sm font-medium text-muted-foreground">{title}</CardTitle>
+        <CardTitle className="flex items-center gap-1 text-sm font-medium text-muted-foreground">
+          {title}
+          <FigureHelp title={title} definition={definition} />
+        </CardTitle>
         <Icon className="size-4 text-muted-foreground" aria-hidden />
       </CardHeader>
       <CardContent className="space-y-2">
-        <p className="text-3xl font-bold" aria-label={`${title}: ${value ?? (isError ? 'unavailable' : 'loading')}`}>
-          {value ?? (isError ? '—' : '…')}
-        </p>
+        <div>
+          <p className="text-3xl font-bold" aria-label={`${title}: ${value ?? (isError ? 'unavailable' : 'loading')}`}>
+            {value ?? (isError ? '—' : '…')}
+          </p>
+          <p className="text-xs text-muted-foreground">
+            {definition.counts}
+          </p>
+        </div>
         {trend ? (
           <Badge className={`rounded-md whitespace-normal ${toneClasses[trend.tone]}`}>
             <TrendIcon className="size-3" aria-hidden />

@@ -117,6 +117,11 @@ describe('website analytics page', () => {
     expect(screen.getByRole('tab', { name: 'Consent Data' })).toHaveAttribute('aria-selected', 'true');
     expect(await screen.findByLabelText('Total Consents: 1,520')).toBeInTheDocument();
     expect(screen.getByLabelText('Consent Rate: 68.4%')).toBeInTheDocument();
+    // Each figure names what it counts, and says more on focus.
+    expect(screen.getByText('choices, all time')).toBeInTheDocument();
+    expect(screen.getByText('of choices allowed a purpose')).toBeInTheDocument();
+    screen.getByRole('button', { name: 'What Total Consents counts' }).focus();
+    expect((await screen.findByRole('tooltip')).textContent).toMatch(/so this counts choices, not people/);
     const table = screen.getByRole('region', { name: 'Recent Consent Records' });
     const rows = within(within(table).getByRole('table')).getAllByRole('row').slice(1);
     expect(rows.map((row) => within(row).getAllByRole('cell')[1]?.textContent)).toEqual(['Declined', 'Accepted']);
