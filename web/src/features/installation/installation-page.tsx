@@ -4,7 +4,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { BookOpen, Globe, LoaderCircle, ShieldCheck } from 'lucide-react';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { PageHeader } from '../../components/page-header';
 import { EmptyState, ErrorState, LoadingState } from '../../components/query-state';
 import { SnippetBlock } from '../../components/snippet-block';
@@ -46,11 +46,15 @@ export function InstallationPage() {
   const [theme, setTheme] = useState<BannerTheme>(defaultBannerTheme);
   const [verification, setVerification] = useState<VerificationState>('idle');
   const [result, setResult] = useState<VerificationResult | null>(null);
+  // "Missing Information" goes as soon as a website is chosen: it no longer applies.
+  const missingWebsite = useRef<{ dismiss: () => void } | null>(null);
 
   const selected = websites.data?.find((website) => website.id === selectedId) ?? null;
   const snippet = selected ? buildEmbedSnippet({ host: getProductHost(), embedCode: selected.embedCode, position, theme }) : '';
 
   function selectWebsite(id: string) {
+    missingWebsite.current?.dismiss();
+    missingWebsite.current = null;
     setSelectedId(id);
     setVerification('idle');
     setResult(null);
@@ -58,7 +62,7 @@ export function InstallationPage() {
 
   async function verify() {
     if (!selected) {
-      toast({ title: 'Missing Information', description: 'Please select a website to verify.', variant: 'destructive' });
+      missingWebsite.current = toast({ title: 'Missing Information', description: 'Please select a website to verify.', variant: 'destructive' });
       return;
     }
     setVerification('testing');

@@ -274,7 +274,8 @@ export function InviteUserDialog({ plans }: { plans: SubscriptionPlan[] }) {
       { ...form, email },
       {
         onSuccess: (invitation) => {
-          toast({ title: `Invitation sent to ${email}` });
+          // Only an emailed invitation was sent; otherwise the dialog says to hand the link over.
+          if (invitation.inviteEmailSent) toast({ title: `Invitation sent to ${email}` });
           setForm(emptyInvitation());
           // The link is shown once: the dialog stays open with it until the admin closes it.
           setSent(invitation);

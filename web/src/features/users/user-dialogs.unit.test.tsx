@@ -39,16 +39,30 @@ describe('invite user dialog', () => {
     await user.clear(within(dialog).getByLabelText('Email'));
     await user.type(within(dialog).getByLabelText('Email'), 'new@example.com');
     await user.click(within(dialog).getByRole('button', { name: 'Send Invitation' }));
-    expect(await screen.findByText('Invitation sent to new@example.com')).toBeInTheDocument();
-    // The single-use link is shown once, with what to do with it.
+    // The single-use link is shown once, with what to do with it; nothing was sent, so no toast says so.
     expect(await screen.findByText(inviteUrl)).toBeInTheDocument();
     expect(screen.getByText(/send this link to new@example.com yourself/)).toBeInTheDocument();
+    expect(screen.queryByText('Invitation sent to new@example.com')).not.toBeInTheDocument();
     expect(requests[0]?.body).toEqual({
       email: 'new@example.com',
       subscriptionTier: 'pro',
       maxWebsites: 10,
       maxConsentsPerMonth: 100000,
     });
+  });
+
+  it('says the invitation was sent when it was emailed', async () => {
+    stubFetch({
+      'POST /api/admin/users/invite': () => jsonResponse({ email: 'new@example.com', inviteUrl: 'http://localhost:3000/invitation#x', inviteEmailSent: true }, 201),
+    });
+    renderInApp(<InviteUserDialog plans={plans} />);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Invite User' }));
+    const dialog = await screen.findByRole('dialog');
+    await user.type(within(dialog).getByLabelText('Email'), 'new@example.com');
+    await user.click(within(dialog).getByRole('button', { name: 'Send Invitation' }));
+    expect(await screen.findByText('Invitation sent to new@example.com')).toBeInTheDocument();
+    expect(screen.getByText(/We emailed this link to new@example.com/)).toBeInTheDocument();
   });
 
   it('starts on the free plan’s 10,000 consents a month while the plans are still loading', async () => {

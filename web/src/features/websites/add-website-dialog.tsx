@@ -110,18 +110,18 @@ export function AddWebsiteDialog({
             });
             return;
           }
-          // The api's reason for a refusal it understood (4xx); a 5xx says nothing useful.
+          // The api's reason for a refusal it understood (4xx) is said once, in the dialog beside the
+          // fields: trying again would not help. Anything else (a 5xx, no answer) may pass on a retry.
           const status = getErrorStatus(error);
-          setRefusal(
-            error instanceof ApiError && status !== null && status < 500
-              ? getServerMessage(error)
-              : null,
-          );
-          toast({
-            title: "Error",
-            description: "Failed to add website. Please try again.",
-            variant: "destructive",
-          });
+          const refused = error instanceof ApiError && status !== null && status < 500;
+          setRefusal(refused ? getServerMessage(error) : null);
+          if (!refused) {
+            toast({
+              title: "Error",
+              description: "Failed to add website. Please try again.",
+              variant: "destructive",
+            });
+          }
         },
       },
     );

@@ -106,7 +106,7 @@ describe("add website dialog", () => {
   });
 
   describe("when another 403 refuses the add (a session without an owner account)", () => {
-    it("shows the generic error with the real reason, not the limit toast", async () => {
+    it("shows the real reason once, in the dialog: no limit toast, no 'try again'", async () => {
       stubFetch({
         "POST /api/websites": () =>
           jsonResponse(
@@ -123,12 +123,12 @@ describe("add website dialog", () => {
       renderInApp(<AddWebsiteDialog />);
       const { dialog } = await openAndFill("Shop", "shop.example");
 
-      expect(
-        await screen.findByText("Failed to add website. Please try again."),
-      ).toBeInTheDocument();
-      expect(within(dialog).getByRole("alert")).toHaveTextContent(
+      expect(await within(dialog).findByRole("alert")).toHaveTextContent(
         "This needs a website owner account; admins manage owners from User Management",
       );
+      expect(
+        screen.queryByText("Failed to add website. Please try again."),
+      ).not.toBeInTheDocument();
       expect(
         screen.queryByText("Subscription Limit Reached"),
       ).not.toBeInTheDocument();
@@ -158,6 +158,10 @@ describe("add website dialog", () => {
       expect(await within(dialog).findByRole("alert")).toHaveTextContent(
         "Enter a domain such as example.com",
       );
+      // Trying again would not help: no toast says to.
+      expect(
+        screen.queryByText("Failed to add website. Please try again."),
+      ).not.toBeInTheDocument();
       await user.click(within(dialog).getByRole("button", { name: "Cancel" }));
       await user.click(screen.getByRole("button", { name: "Add Website" }));
       expect(
