@@ -144,7 +144,7 @@ export function InstallationPage() {
           <CardHeader>
             <CardTitle>{selected ? `Install on ${selected.name}` : 'Installation Code'}</CardTitle>
             <CardDescription>
-              {selected ? selected.domain : 'Select a website on the left to see its installation code.'}
+              {selected ? selected.domain : 'Choose one of Your Websites to see its installation code.'}
             </CardDescription>
           </CardHeader>
           {selected ? (

@@ -20,6 +20,8 @@ describe('the installation page', () => {
     queryClient.setQueryData(['admin', 'me'], null);
     renderInApp(<InstallationPage />, queryClient);
     const user = userEvent.setup();
+    // Where the list is depends on the width (beside or above): the hint names it instead.
+    expect(await screen.findByText('Choose one of Your Websites to see its installation code.')).toBeInTheDocument();
     await user.click(await screen.findByRole('button', { name: 'Verify Installation' }));
     expect(await screen.findByText('Please select a website to verify.')).toBeInTheDocument();
     await user.click(await screen.findByRole('button', { name: /Shop/ }));
