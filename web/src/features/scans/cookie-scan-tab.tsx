@@ -4,6 +4,7 @@
 // is scanned on its own. Loaded lazily: only owners who open the tab download it.
 import { useQuery } from '@tanstack/react-query';
 import { Radar } from 'lucide-react';
+import { DayAndTime } from '../../components/day-and-time';
 import { EmptyState, ErrorState, LoadingState } from '../../components/query-state';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
@@ -133,7 +134,10 @@ function ScanHistoryCard({ history }: { history: ScanSummary[] }) {
             <TableBody>
               {history.map((scan) => (
                 <TableRow key={scan.scanId}>
-                  <TableCell className="whitespace-nowrap">{formatDateTime(scan.completedAt ?? scan.requestedAt)}</TableCell>
+                  <TableCell>
+                    {/* Day over time: at phone width the four columns then fit without scrolling. */}
+                    <DayAndTime value={scan.completedAt ?? scan.requestedAt} />
+                  </TableCell>
                   <TableCell>
                     <Badge variant={scanStatusVariants[scan.status]}>{scanStatusLabels[scan.status]}</Badge>
                     {scan.status === 'failed' && scan.failureReason ? <p className="mt-1 max-w-md wrap-anywhere text-xs text-muted-foreground">{scan.failureReason}</p> : null}
