@@ -252,6 +252,15 @@ describe("an owner scanning their website's cookies", () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBe(0);
     expect(cspViolations).toEqual([]);
 
+    // On a phone the history is a list, a line per scan: nothing cut off, nothing to scroll sideways.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const lines = region('Scan history').getByRole('listitem');
+    await expect.poll(() => lines.count()).toBe(2);
+    expect(await lines.first().textContent()).toMatch(/Pages: \d+ · Findings: \d+Completed$/);
+    expect(await region('Scan history').evaluate((element) => element.scrollWidth - element.clientWidth)).toBe(0);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBe(0);
+    await page.setViewportSize(viewport);
+
     if (process.env.UPDATE_SCREENSHOTS) {
       await page.reload();
       await expect.poll(() => region('What changed').getByRole('region', { name: /^New findings/ }).isVisible()).toBe(true);

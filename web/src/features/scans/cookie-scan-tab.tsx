@@ -12,6 +12,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../..
 import { Progress } from '../../components/ui/progress';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../components/ui/table';
 import { getServerMessage } from '../../lib/api';
+import { useMediaQuery } from '../../lib/use-media-query';
 import { formatCount, formatDateTime, formatNumber } from '../../lib/format';
 import { scanStatusLabels, scanStatusVariants } from './labels';
 import { isOpenScan, scansQueryOptions, useStartScan, type ScanSummary } from './queries';
@@ -112,6 +113,8 @@ function scanPages(scan: ScanSummary): string {
 }
 
 function ScanHistoryCard({ history }: { history: ScanSummary[] }) {
+  // On a phone the four columns do not fit: each scan is a line of its own instead.
+  const wide = useMediaQuery('(min-width: 640px)');
   return (
     <Card role="region" aria-labelledby="scan-history-title">
       <CardHeader>
@@ -121,6 +124,21 @@ function ScanHistoryCard({ history }: { history: ScanSummary[] }) {
       <CardContent>
         {history.length === 0 ? (
           <EmptyState title="No scans yet" description="Scan the website to see which cookies it sets and whether it waits for consent." />
+        ) : !wide ? (
+          <ul className="divide-y">
+            {history.map((scan) => (
+              <li key={scan.scanId} className="flex items-start justify-between gap-3 py-3">
+                <div className="min-w-0 space-y-1">
+                  <DayAndTime value={scan.completedAt ?? scan.requestedAt} />
+                  <p className="text-xs text-muted-foreground">
+                    Pages: {scanPages(scan)} · Findings: {scan.status === 'completed' ? formatNumber(scan.findingCount) : '—'}
+                  </p>
+                  {scan.status === 'failed' && scan.failureReason ? <p className="text-xs wrap-anywhere text-muted-foreground">{scan.failureReason}</p> : null}
+                </div>
+                <Badge variant={scanStatusVariants[scan.status]}>{scanStatusLabels[scan.status]}</Badge>
+              </li>
+            ))}
+          </ul>
         ) : (
           <Table>
             <TableHeader>
@@ -135,7 +153,6 @@ function ScanHistoryCard({ history }: { history: ScanSummary[] }) {
               {history.map((scan) => (
                 <TableRow key={scan.scanId}>
                   <TableCell>
-                    {/* Day over time: at phone width the four columns then fit without scrolling. */}
                     <DayAndTime value={scan.completedAt ?? scan.requestedAt} />
                   </TableCell>
                   <TableCell>
