@@ -112,6 +112,12 @@ describe('a log of version 1 and version 2 choices', () => {
         timeoutMs: 20_000,
         message: 'consent records to hold 8 rows',
       });
+      // Each projection has its own projector: the stats, read below, must be caught up too before
+      // the projectors stop (they once stopped at 6 of the 8 choices on a busy machine).
+      await waitFor(async () => (await getConsentStats(db.pool, { websiteIds: [websiteId] })).totalConsents === 8, {
+        timeoutMs: 20_000,
+        message: 'consent stats to count 8 choices',
+      });
     } finally {
       for (const projector of projectors) await projector.stop();
       await relay.stop();
