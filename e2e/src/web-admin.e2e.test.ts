@@ -200,6 +200,39 @@ describe('an admin', () => {
     }
   });
 
+  it("hands an owner a password reset link; it sets their new password once and signs them out elsewhere", async () => {
+    await mainNav().getByRole('link', { name: 'User Management' }).click();
+    const row = page.getByRole('row').filter({ hasText: owner.email });
+    await row.getByRole('button', { name: 'Password reset link for Bob Baker' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Password reset link for Bob Baker' });
+    await dialog.getByRole('button', { name: 'Create link' }).click();
+    const link = dialog.getByText(/\/reset-password#/);
+    await expect.poll(() => link.isVisible()).toBe(true);
+    const resetUrl = (await link.textContent())!.trim();
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    expect((await ownerApi.get(`${web.url}/api/auth/user`)).status()).toBe(200);
+
+    const otherDevice = await browser.newContext();
+    try {
+      const bob = await otherDevice.newPage();
+      await bob.goto(resetUrl);
+      await expect.poll(() => bob.getByText(`For ${owner.email}. Your other devices will be signed out.`).isVisible()).toBe(true);
+      await bob.getByLabel('New password', { exact: true }).fill('rye loaves rise at dawn');
+      await bob.getByLabel('Repeat the new password').fill('rye loaves rise at dawn');
+      await bob.getByRole('button', { name: 'Set new password' }).click();
+      await bob.waitForURL(`${web.url}/dashboard`);
+      // The session Bob had is over; the new password works; the link works once.
+      expect((await ownerApi.get(`${web.url}/api/auth/user`)).status()).toBe(401);
+      const signIn = await otherDevice.request.post(`${web.url}/api/auth/login`, { data: { email: owner.email, password: 'rye loaves rise at dawn' } });
+      expect(signIn.status()).toBe(200);
+      const again = await otherDevice.newPage();
+      await again.goto(resetUrl);
+      await expect.poll(() => again.getByRole('alert').isVisible()).toBe(true);
+    } finally {
+      await otherDevice.close();
+    }
+  });
+
   it('brands the installation in Settings: the public site shows the company name', async () => {
     await mainNav().getByRole('link', { name: 'Settings' }).click();
     const branding = page.getByRole('region', { name: 'Installation branding' });
