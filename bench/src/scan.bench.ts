@@ -2,11 +2,10 @@
 // a plain page-load loop in the same run and the same browser (three fresh profiles per page, load and
 // close: the browser's own floor, so the difference is the scanner's overhead), and the memory of the
 // scanning process and its Chromium.
-import { readFileSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
-import { formatNumber, printVerdicts, summarise } from './harness/harness';
+import { formatNumber, printVerdicts, readRssBytes, summarise, treeRssBytes } from './harness/harness';
 import { launchScannerBrowser } from '@consentry/jobs';
 import { scanWebsite } from '@consentry/jobs';
 
@@ -49,35 +48,8 @@ const rootUrl = `http://www.${domain}:${port}/`;
 
 /** Resident memory (bytes) of this process and of every process below it (Chromium's). */
 function treeRss(): { self: number; browser: number } {
-  const parents = new Map<number, number>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  const rssOf = (pid: number): number => {
-    try {
-      const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-      return match ? Number(match[1]) * 1024 : 0;
-    } catch {
-      return 0;
-    }
-  };
-  let browser = 0;
-  const below = (pid: number): void => {
-    for (const [child, parent] of parents) {
-      if (parent === pid) {
-        browser += rssOf(child);
-        below(child);
-      }
-    }
-  };
-  below(process.pid);
-  return { self: rssOf(process.pid), browser };
+  const self = readRssBytes(process.pid);
+  return { self, browser: treeRssBytes(process.pid) - self };
 }
 
 let peak = { self: 0, browser: 0 };

@@ -17,7 +17,7 @@
 // compiled start at least 4× faster than the tsx start; idle memory no higher than tsx's.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { closeSync, mkdtempSync, openSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -25,7 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createTestDatabase, freePort, type TestDatabase } from '@consentry/infra/testing';
 import { addTestWebsite, consentBodyFor, type TestWebsite } from '@consentry/ingest/testing';
-import { formatNumber, printVerdicts, sleep, type Verdict } from './harness/harness';
+import { formatNumber, percentile, printVerdicts, sleep, treeRssBytes, type Verdict } from './harness/harness';
 
 const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '3' } } });
 const runs = Number(args.runs);
@@ -132,31 +132,6 @@ async function firstSuccess(from: number, attempt: () => Promise<boolean>, deadl
   throw new Error('no success before the deadline');
 }
 
-/** Resident memory of a process and its descendants, in MB, from /proc. */
-function treeRssMb(root: number): number {
-  const parents = new Map<number, number>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  const tree = [root];
-  for (let index = 0; index < tree.length; index++) for (const [pid, parent] of parents) if (parent === tree[index]) tree.push(pid);
-  let kb = 0;
-  for (const pid of tree) {
-    try {
-      kb += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return kb / 1024;
-}
-
 interface StartFigures {
   readonly healthzMs: number;
   readonly consentMs: number;
@@ -175,7 +150,7 @@ async function measureStart(variant: Variant, db: TestDatabase, website: TestWeb
       firstSuccess(from, async () => acknowledged(await request(port, 'POST', '/api/collect/consent', consent(website), origin)), deadline),
     ]);
     await sleep(1000);
-    return { healthzMs, consentMs, rssMb: treeRssMb(started.child.pid!) };
+    return { healthzMs, consentMs, rssMb: treeRssBytes(started.child.pid!) / (1024 * 1024) };
   } catch (error) {
     throw new Error(`${variant.name} with ${workers} HTTP workers did not serve within 60 s (${(error as Error).message}); the end of its log:\n${readFileSync(started.log, 'utf8').slice(-2000)}`);
   } finally {
@@ -239,11 +214,7 @@ async function measureRestartUnderLoad(variant: Variant, db: TestDatabase, websi
   return { downMs: firstAfterKill - killedAt, retries, acknowledged: acknowledgedIds.length, missing: rows[0]!.missing };
 }
 
-const median = (values: readonly number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-};
+const median = (values: readonly number[]) => percentile([...values].sort((a, b) => a - b), 50);
 
 async function main(): Promise<boolean> {
   const db = await createTestDatabase('bench_start');

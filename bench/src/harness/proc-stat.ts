@@ -94,6 +94,21 @@ export function treeCpuTicks(root: number, table: ProcessTable): number {
   return processTreeOf(root, table).reduce((sum, stat) => sum + ownCpuTicks(stat) + stat.cutime + stat.cstime, 0);
 }
 
+/** Resident memory of process `pid` now, in bytes (VmRSS of `/proc/<pid>/status`); 0 when it is gone. */
+export function readRssBytes(pid: number): number {
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Resident memory of `root` and every live process below it, in bytes. */
+export function treeRssBytes(root: number, table: ProcessTable = readProcessTable()): number {
+  return processTreeOf(root, table).reduce((sum, stat) => sum + readRssBytes(stat.pid), 0);
+}
+
 /** CPU (user + system, all threads) the process itself has used, without its children, in ticks. */
 export const ownCpuTicks = (stat: ProcStat) => stat.utime + stat.stime;
 

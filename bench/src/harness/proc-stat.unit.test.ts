@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseMachineCpu, parseProcStat, processTreeOf, treeCpuTicks, type ProcStat } from './proc-stat';
+import { parseMachineCpu, parseProcStat, processTreeOf, readRssBytes, treeCpuTicks, treeRssBytes, type ProcStat } from './proc-stat';
 
 const statLine = (pid: number, comm: string, ppid: number, [utime, stime, cutime, cstime]: number[]) =>
   `${pid} (${comm}) S ${ppid} ${pid} ${pid} 0 -1 4194368 730 0 1 0 ${utime} ${stime} ${cutime} ${cstime} 20 0 1 0 5293 222994432 8181 18446744073709551615 0 0 0`;
@@ -58,5 +58,14 @@ describe('parseMachineCpu', () => {
 
   it('refuses text without the cpu line', () => {
     expect(() => parseMachineCpu('intr 1 2 3')).toThrow('/proc/stat has no cpu line');
+  });
+});
+
+describe('resident memory', () => {
+  it("reads this process's RSS, and a tree's as at least its root's", () => {
+    const own = readRssBytes(process.pid);
+    expect(own).toBeGreaterThan(1024 * 1024);
+    expect(treeRssBytes(process.pid)).toBeGreaterThanOrEqual(own);
+    expect(readRssBytes(2 ** 22 + 1)).toBe(0);
   });
 });

@@ -3,8 +3,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useEffect } from 'react';
+import { AuthCard } from '../../components/auth-card';
 import { LoadingState } from '../../components/query-state';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { getServerMessage, sendJson } from '../../lib/api';
 import type { ApiAnswer } from '../../lib/api-types';
 import { currentUserQueryOptions } from '../auth/queries';
@@ -26,29 +26,21 @@ export function ConfirmEmailChangePage({ token }: { token: string }) {
   }, [confirmation.data, queryClient]);
 
   return (
-    <main className="flex min-h-screen items-center justify-center bg-muted/40 p-4">
-      <Card className="w-full max-w-md">
-        <CardHeader className="text-center">
-          <CardTitle className="text-2xl">Confirm your new email</CardTitle>
-          <CardDescription>{confirmation.data ? 'Done.' : 'Changing your email…'}</CardDescription>
-        </CardHeader>
-        <CardContent className="space-y-4">
-          {token === '' || confirmation.isError ? (
-            <p role="alert" className="text-sm text-destructive">
-              {token === '' ? 'This page needs the whole link from the email, as you received it.' : getServerMessage(confirmation.error)}
-            </p>
-          ) : confirmation.data ? (
-            <p role="status" className="text-sm">
-              Your email is now {confirmation.data.user.email}. Sign in with it from now on.
-            </p>
-          ) : (
-            <LoadingState />
-          )}
-          <Link to="/account" className="block text-sm underline">
-            Go to your account
-          </Link>
-        </CardContent>
-      </Card>
-    </main>
+    <AuthCard title="Confirm your new email" description={confirmation.data ? 'Done.' : 'Changing your email…'}>
+      {token === '' || confirmation.isError ? (
+        <p role="alert" className="text-sm text-destructive">
+          {token === '' ? 'This page needs the whole link from the email, as you received it.' : getServerMessage(confirmation.error)}
+        </p>
+      ) : confirmation.data ? (
+        <p role="status" className="text-sm">
+          Your email is now {confirmation.data.user.email}. Sign in with it from now on.
+        </p>
+      ) : (
+        <LoadingState />
+      )}
+      <Link to="/account" className="block text-sm underline">
+        Go to your account
+      </Link>
+    </AuthCard>
   );
 }

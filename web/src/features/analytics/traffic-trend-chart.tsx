@@ -1,28 +1,16 @@
 // The Traffic view's line chart: unique visitors and page views per UTC day of the chosen range.
 // Loaded lazily, so chart.js is only downloaded by the screens that draw it; the same figures are
 // always in a visually hidden table beside it (site-analytics-report.tsx).
-import type { ChartData, ChartOptions } from 'chart.js';
+import type { ChartData } from 'chart.js';
 import { useMemo } from 'react';
 import { Line } from 'react-chartjs-2';
-import { prefersReducedMotion, registerLineChartParts } from '../../lib/charts';
+import { getDailyLineOptions, registerLineChartParts } from '../../lib/charts';
 import type { DailyAnalytics } from './queries';
 import { formatTrendDay } from './traffic';
 
-
-const baseOptions: ChartOptions<'line'> = {
-  responsive: true,
-  maintainAspectRatio: false,
-  interaction: { mode: 'index', intersect: false },
-  plugins: { legend: { position: 'bottom' } },
-  scales: {
-    x: { grid: { display: false }, ticks: { maxTicksLimit: 8 } },
-    y: { beginAtZero: true, ticks: { precision: 0 } },
-  },
-};
-
 export default function TrafficTrendChart({ series, label }: { series: readonly DailyAnalytics[]; label: string }) {
   registerLineChartParts();
-  const options = useMemo<ChartOptions<'line'>>(() => (prefersReducedMotion() ? { ...baseOptions, animation: false } : baseOptions), []);
+  const options = useMemo(getDailyLineOptions, []);
   // A short range shows its few points; a long one would be a row of dots.
   const pointRadius = series.length <= 31 ? 3 : 0;
   const data = useMemo<ChartData<'line'>>(

@@ -3,8 +3,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useRouter } from '@tanstack/react-router';
 import { useEffect } from 'react';
+import { AuthCard } from '../../components/auth-card';
 import { LoadingState } from '../../components/query-state';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { getServerMessage, sendJson } from '../../lib/api';
 import type { ApiAnswer } from '../../lib/api-types';
 import { currentUserQueryOptions } from './queries';
@@ -28,27 +28,19 @@ export function ConfirmEmailPage({ token }: { token: string }) {
   }, [confirmation.data, queryClient, router]);
 
   return (
-    <main className="flex min-h-screen items-center justify-center bg-muted/40 p-4">
-      <Card className="w-full max-w-md">
-        <CardHeader className="text-center">
-          <CardTitle className="text-2xl">Confirm your email</CardTitle>
-          <CardDescription>Finishing your account…</CardDescription>
-        </CardHeader>
-        <CardContent className="space-y-4">
-          {token === '' || confirmation.isError ? (
-            <>
-              <p role="alert" className="text-sm text-destructive">
-                {token === '' ? 'This page needs the whole link from the email, as you received it.' : getServerMessage(confirmation.error)}
-              </p>
-              <Link to="/login" className="text-sm underline">
-                Back to sign in
-              </Link>
-            </>
-          ) : (
-            <LoadingState />
-          )}
-        </CardContent>
-      </Card>
-    </main>
+    <AuthCard title="Confirm your email" description="Finishing your account…">
+      {token === '' || confirmation.isError ? (
+        <>
+          <p role="alert" className="text-sm text-destructive">
+            {token === '' ? 'This page needs the whole link from the email, as you received it.' : getServerMessage(confirmation.error)}
+          </p>
+          <Link to="/login" className="text-sm underline">
+            Back to sign in
+          </Link>
+        </>
+      ) : (
+        <LoadingState />
+      )}
+    </AuthCard>
   );
 }

@@ -3,8 +3,9 @@
 // server it says so, and the owner asks an admin for a link instead.
 import { Link } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
+import { AuthCard } from '../../components/auth-card';
+import { FormMessage } from '../../components/form-message';
 import { Button } from '../../components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { ApiError, getServerMessage, sendJson } from '../../lib/api';
@@ -34,46 +35,30 @@ export function ForgotPasswordPage() {
   }
 
   return (
-    <main className="flex min-h-screen items-center justify-center bg-muted/40 p-4">
-      <Card className="w-full max-w-md">
-        <CardHeader className="text-center">
-          <CardTitle className="text-2xl">Forgot your password?</CardTitle>
-          <CardDescription>Type the email you sign in with: we send it a link to choose a new password.</CardDescription>
-        </CardHeader>
-        <CardContent className="space-y-4">
-          <form className="space-y-4" onSubmit={(event) => void submit(event)}>
-            <div className="space-y-2">
-              <Label htmlFor="forgot-email">Email</Label>
-              <Input
-                id="forgot-email"
-                type="email"
-                autoComplete="email"
-                required
-                maxLength={254}
-                disabled={busy}
-                value={email}
-                onChange={(event) => setEmail(event.target.value)}
-              />
-            </div>
-            {failure ? (
-              <p role="alert" className="rounded-md border border-destructive/40 bg-destructive/10 p-3 text-sm text-destructive">
-                {failure}
-              </p>
-            ) : null}
-            {notice ? (
-              <p role="status" className="rounded-md border border-green-300 bg-green-50 p-3 text-sm text-green-900">
-                {notice}
-              </p>
-            ) : null}
-            <Button type="submit" className="w-full" disabled={busy}>
-              {busy ? 'Sending...' : 'Send reset link'}
-            </Button>
-          </form>
-          <Link to="/login" className="block text-center text-sm text-muted-foreground hover:text-foreground">
-            Back to sign in
-          </Link>
-        </CardContent>
-      </Card>
-    </main>
+    <AuthCard title="Forgot your password?" description="Type the email you sign in with: we send it a link to choose a new password.">
+      <form className="space-y-4" onSubmit={(event) => void submit(event)}>
+        <div className="space-y-2">
+          <Label htmlFor="forgot-email">Email</Label>
+          <Input
+            id="forgot-email"
+            type="email"
+            autoComplete="email"
+            required
+            maxLength={254}
+            disabled={busy}
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
+          />
+        </div>
+        <FormMessage tone="failure">{failure}</FormMessage>
+        <FormMessage tone="notice">{notice}</FormMessage>
+        <Button type="submit" className="w-full" disabled={busy}>
+          {busy ? 'Sending...' : 'Send reset link'}
+        </Button>
+      </form>
+      <Link to="/login" className="block text-center text-sm text-muted-foreground hover:text-foreground">
+        Back to sign in
+      </Link>
+    </AuthCard>
   );
 }

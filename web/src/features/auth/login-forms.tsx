@@ -2,6 +2,7 @@
 // `{ user }`; a refusal answers `{ error: { code, message } }`, whose message is shown under the form.
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
+import { FormMessage } from '../../components/form-message';
 import { Button } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
@@ -120,16 +121,8 @@ export function OwnerLoginForm({ mode, onSignedIn }: { mode: AuthMode; onSignedI
           </p>
         ) : null}
       </div>
-      {failure ? (
-        <p role="alert" className="rounded-md border border-destructive/40 bg-destructive/10 p-3 text-sm text-destructive">
-          {failure}
-        </p>
-      ) : null}
-      {notice ? (
-        <p role="status" className="rounded-md border border-green-300 bg-green-50 p-3 text-sm text-green-900">
-          {notice}
-        </p>
-      ) : null}
+      <FormMessage tone="failure">{failure}</FormMessage>
+      <FormMessage tone="notice">{notice}</FormMessage>
       <Button type="submit" className="w-full" disabled={busy}>
         {mode === 'sign-in' ? (busy ? 'Signing in...' : 'Sign in') : busy ? 'Creating account...' : 'Create account'}
       </Button>

@@ -1,6 +1,6 @@
 // `/login`: website owners sign in or create an account with email and password.
 import { Link, useRouter } from '@tanstack/react-router';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
+import { AuthCard } from '../../components/auth-card';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/ui/tabs';
 import { OwnerLoginForm } from './login-forms';
 
@@ -12,40 +12,32 @@ export function LoginPage({ redirectTo }: { redirectTo?: string }) {
   }
 
   return (
-    <main className="flex min-h-screen items-center justify-center bg-muted/40 p-4">
-      <Card className="w-full max-w-md">
-        <CardHeader className="text-center">
-          <CardTitle className="text-2xl">Welcome</CardTitle>
-          <CardDescription>Sign in to manage your websites and consent data.</CardDescription>
-        </CardHeader>
-        <CardContent className="space-y-6">
-          <Tabs defaultValue="sign-in">
-            <TabsList className="grid w-full grid-cols-2">
-              <TabsTrigger value="sign-in">Sign in</TabsTrigger>
-              <TabsTrigger value="register">Create account</TabsTrigger>
-            </TabsList>
-            <TabsContent value="sign-in" className="space-y-4">
-              <OwnerLoginForm mode="sign-in" onSignedIn={goOn} />
-              <p className="text-center text-sm">
-                <Link to="/forgot-password" className="text-muted-foreground underline hover:text-foreground">
-                  Forgot your password?
-                </Link>
-              </p>
-            </TabsContent>
-            <TabsContent value="register">
-              <OwnerLoginForm mode="register" onSignedIn={goOn} />
-            </TabsContent>
-          </Tabs>
-          <div className="flex justify-between text-sm">
-            <Link to="/" className="text-muted-foreground hover:text-foreground">
-              Back to home
+    <AuthCard title="Welcome" description="Sign in to manage your websites and consent data." contentClassName="space-y-6">
+      <Tabs defaultValue="sign-in">
+        <TabsList className="grid w-full grid-cols-2">
+          <TabsTrigger value="sign-in">Sign in</TabsTrigger>
+          <TabsTrigger value="register">Create account</TabsTrigger>
+        </TabsList>
+        <TabsContent value="sign-in" className="space-y-4">
+          <OwnerLoginForm mode="sign-in" onSignedIn={goOn} />
+          <p className="text-center text-sm">
+            <Link to="/forgot-password" className="text-muted-foreground underline hover:text-foreground">
+              Forgot your password?
             </Link>
-            <Link to="/admin/login" className="text-muted-foreground hover:text-foreground">
-              Admin sign in
-            </Link>
-          </div>
-        </CardContent>
-      </Card>
-    </main>
+          </p>
+        </TabsContent>
+        <TabsContent value="register">
+          <OwnerLoginForm mode="register" onSignedIn={goOn} />
+        </TabsContent>
+      </Tabs>
+      <div className="flex justify-between text-sm">
+        <Link to="/" className="text-muted-foreground hover:text-foreground">
+          Back to home
+        </Link>
+        <Link to="/admin/login" className="text-muted-foreground hover:text-foreground">
+          Admin sign in
+        </Link>
+      </div>
+    </AuthCard>
   );
 }

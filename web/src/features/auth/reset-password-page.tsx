@@ -4,9 +4,10 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useRouter } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
+import { AuthCard } from '../../components/auth-card';
+import { FormMessage } from '../../components/form-message';
 import { LoadingState } from '../../components/query-state';
 import { Button } from '../../components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { getServerMessage, sendJson } from '../../lib/api';
 import type { ApiAnswer } from '../../lib/api-types';
 import { minPasswordLength } from './login-forms';
@@ -45,52 +46,38 @@ export function ResetPasswordPage({ token }: { token: string }) {
   }
 
   return (
-    <main className="flex min-h-screen items-center justify-center bg-muted/40 p-4">
-      <Card className="w-full max-w-md">
-        <CardHeader className="text-center">
-          <CardTitle className="text-2xl">Choose a new password</CardTitle>
-          <CardDescription>
-            {reset.data ? `For ${reset.data.email}. Your other devices will be signed out.` : 'Checking your link…'}
-          </CardDescription>
-        </CardHeader>
-        <CardContent className="space-y-4">
-          {token === '' || reset.isError ? (
-            <>
-              <p role="alert" className="text-sm text-destructive">
-                {token === '' ? 'This page needs the whole link, as you received it.' : getServerMessage(reset.error)}
-              </p>
-              <Link to="/forgot-password" className="text-sm underline">
-                Ask for a new link
-              </Link>
-            </>
-          ) : reset.data ? (
-            <form className="space-y-4" onSubmit={(event) => void submit(event)}>
-              {/* Lets a password manager save the new password under the right account. */}
-              <input type="email" autoComplete="username" value={reset.data.email} readOnly hidden />
-              <NewPasswordFields
-                idPrefix="reset"
-                password={password}
-                repeated={repeated}
-                onPasswordChange={setPassword}
-                onRepeatedChange={setRepeated}
-                disabled={busy}
-                hint={`At least ${minPasswordLength} characters and hard to guess: a few unrelated words work well; common passwords and your own name or email are refused.`}
-                mismatchText="The two passwords differ: type the same password twice."
-              />
-              {failure ? (
-                <p role="alert" className="rounded-md border border-destructive/40 bg-destructive/10 p-3 text-sm text-destructive">
-                  {failure}
-                </p>
-              ) : null}
-              <Button type="submit" className="w-full" disabled={busy || mismatch}>
-                {busy ? 'Saving...' : 'Set new password'}
-              </Button>
-            </form>
-          ) : (
-            <LoadingState />
-          )}
-        </CardContent>
-      </Card>
-    </main>
+    <AuthCard title="Choose a new password" description={reset.data ? `For ${reset.data.email}. Your other devices will be signed out.` : 'Checking your link…'}>
+      {token === '' || reset.isError ? (
+        <>
+          <p role="alert" className="text-sm text-destructive">
+            {token === '' ? 'This page needs the whole link, as you received it.' : getServerMessage(reset.error)}
+          </p>
+          <Link to="/forgot-password" className="text-sm underline">
+            Ask for a new link
+          </Link>
+        </>
+      ) : reset.data ? (
+        <form className="space-y-4" onSubmit={(event) => void submit(event)}>
+          {/* Lets a password manager save the new password under the right account. */}
+          <input type="email" autoComplete="username" value={reset.data.email} readOnly hidden />
+          <NewPasswordFields
+            idPrefix="reset"
+            password={password}
+            repeated={repeated}
+            onPasswordChange={setPassword}
+            onRepeatedChange={setRepeated}
+            disabled={busy}
+            hint={`At least ${minPasswordLength} characters and hard to guess: a few unrelated words work well; common passwords and your own name or email are refused.`}
+            mismatchText="The two passwords differ: type the same password twice."
+          />
+          <FormMessage tone="failure">{failure}</FormMessage>
+          <Button type="submit" className="w-full" disabled={busy || mismatch}>
+            {busy ? 'Saving...' : 'Set new password'}
+          </Button>
+        </form>
+      ) : (
+        <LoadingState />
+      )}
+    </AuthCard>
   );
 }

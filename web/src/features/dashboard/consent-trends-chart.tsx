@@ -1,29 +1,16 @@
 // The 'Consent Trends' line chart: accepted and declined choices per day. Loaded lazily so chart.js
 // is only downloaded by the screens that draw it.
-import type { ChartData, ChartOptions } from 'chart.js';
+import type { ChartData } from 'chart.js';
 import { useMemo } from 'react';
 import { Line } from 'react-chartjs-2';
-import { prefersReducedMotion, registerLineChartParts } from '../../lib/charts';
+import { getDailyLineOptions, registerLineChartParts } from '../../lib/charts';
 import type { DailyConsents } from '../stats/queries';
 
 const dayLabelFormat = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
 
-/** Visitors who ask for less motion get the chart drawn at once. */
-
-const baseOptions: ChartOptions<'line'> = {
-  responsive: true,
-  maintainAspectRatio: false,
-  interaction: { mode: 'index', intersect: false },
-  plugins: { legend: { position: 'bottom' } },
-  scales: {
-    x: { grid: { display: false }, ticks: { maxTicksLimit: 8 } },
-    y: { beginAtZero: true, ticks: { precision: 0 } },
-  },
-};
-
 export default function ConsentTrendsChart({ series }: { series: DailyConsents[] }) {
   registerLineChartParts();
-  const options = useMemo<ChartOptions<'line'>>(() => (prefersReducedMotion() ? { ...baseOptions, animation: false } : baseOptions), []);
+  const options = useMemo(getDailyLineOptions, []);
   const data = useMemo<ChartData<'line'>>(
     () => ({
       labels: series.map((day) => dayLabelFormat.format(new Date(`${day.date}T00:00:00Z`))),

@@ -3,7 +3,8 @@
 // rate, consent by purpose and the ten most recent consent choices.
 import { useQuery } from '@tanstack/react-query';
 import { Ban, ChartPie, Globe, ListChecks, TrendingDown, TrendingUp, Minus, type LucideIcon } from 'lucide-react';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, type ComponentProps } from 'react';
+import { MetricTile } from '../../components/metric-tile';
 import { PageHeader } from '../../components/page-header';
 import { EmptyState, ErrorState, LoadingState } from '../../components/query-state';
 import { Badge } from '../../components/ui/badge';
@@ -15,8 +16,7 @@ import { DeadLettersNotice } from '../dead-letters/dead-letters-notice';
 import { IdentifiedVisitorsCard } from '../leads/identified-visitors-card';
 import { OwnerOverQuotaNotice } from '../subscription/over-quota-notice';
 import { PurposeStatsCard } from '../stats/purpose-stats-card';
-import { figureDefinitions, type FigureDefinition } from '../stats/figure-definitions';
-import { FigureHelp } from '../stats/figure-help';
+import { figureDefinitions } from '../stats/figure-definitions';
 import { recentConsentsQueryOptions } from '../consents/queries';
 import {
   consentStatsQueryOptions,
@@ -124,48 +124,18 @@ const toneClasses: Record<Trend['tone'], string> = {
 
 const directionIcons: Record<Trend['direction'], LucideIcon> = { up: TrendingUp, down: TrendingDown, flat: Minus };
 
-function StatCard({
-  title,
-  definition,
-  icon: Icon,
-  value,
-  trend,
-  isError,
-}: {
-  title: string;
-  definition: FigureDefinition;
-  icon: LucideIcon;
-  value: string | undefined;
-  trend: Trend | undefined;
-  isError: boolean;
-}) {
+/** A figure with its trend over the last 7 days against the 7 before. */
+function StatCard({ trend, ...tile }: ComponentProps<typeof MetricTile> & { trend: Trend | undefined }) {
   const TrendIcon = trend ? directionIcons[trend.direction] : Minus;
   return (
-    <Card>
-      <CardHeader className="flex-row items-center justify-between pb-2">
-        <CardTitle className="flex items-center gap-1 text-sm font-medium text-muted-foreground">
-          {title}
-          <FigureHelp title={title} definition={definition} />
-        </CardTitle>
-        <Icon className="size-4 text-muted-foreground" aria-hidden />
-      </CardHeader>
-      <CardContent className="space-y-2">
-        <div>
-          <p className="text-3xl font-bold" aria-label={`${title}: ${value ?? (isError ? 'unavailable' : 'loading')}`}>
-            {value ?? (isError ? '—' : '…')}
-          </p>
-          <p className="text-xs text-muted-foreground">
-            {definition.counts}
-          </p>
-        </div>
-        {trend ? (
-          <Badge className={`rounded-md whitespace-normal ${toneClasses[trend.tone]}`}>
-            <TrendIcon className="size-3" aria-hidden />
-            {trend.label}
-          </Badge>
-        ) : null}
-      </CardContent>
-    </Card>
+    <MetricTile {...tile}>
+      {trend ? (
+        <Badge className={`rounded-md whitespace-normal ${toneClasses[trend.tone]}`}>
+          <TrendIcon className="size-3" aria-hidden />
+          {trend.label}
+        </Badge>
+      ) : null}
+    </MetricTile>
   );
 }
 

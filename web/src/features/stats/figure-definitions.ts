@@ -2,10 +2,7 @@
 // website's Consent tab) and for docs/analytics.md, "What each consent figure counts". A figure's
 // title is the spec's; `counts` names its unit under the number, so a count of choices is not read
 // as a count of people; `explanation` is what the (i) beside it says on hover and focus.
-export interface FigureDefinition {
-  readonly counts: string;
-  readonly explanation: string;
-}
+import type { FigureDefinition } from '../../components/figure-help';
 
 export const figureDefinitions = {
   totalConsents: {

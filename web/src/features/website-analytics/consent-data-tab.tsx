@@ -2,7 +2,8 @@
 // and its latest 50 consent records, taken from the latest 1,000 records grouped by website on the
 // client (spec sections 7 and 9).
 import { useQuery } from '@tanstack/react-query';
-import { ChartPie, Clock, ListChecks, type LucideIcon } from 'lucide-react';
+import { ChartPie, Clock, ListChecks } from 'lucide-react';
+import { MetricTile } from '../../components/metric-tile';
 import { EmptyState, ErrorState, LoadingState } from '../../components/query-state';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { formatDateTime, formatNumber, formatRate } from '../../lib/format';
@@ -10,8 +11,7 @@ import { ConsentRecordsList } from '../consents/consent-records-list';
 import { recentConsentsQueryOptions } from '../consents/queries';
 import { PurposeStatsCard } from '../stats/purpose-stats-card';
 import { websiteStatsQueryOptions } from '../stats/queries';
-import { figureDefinitions, type FigureDefinition } from '../stats/figure-definitions';
-import { FigureHelp } from '../stats/figure-help';
+import { figureDefinitions } from '../stats/figure-definitions';
 import { consentRecordsFetched } from './queries';
 
 /** How many of one website's records are listed (of the latest `consentRecordsFetched`, grouped on the client). */
@@ -27,21 +27,21 @@ export function ConsentDataTab({ websiteId }: { websiteId: string }) {
   return (
     <div className="space-y-6">
       <div className="grid grid-cols-2 gap-4 sm:grid-cols-3">
-        <Tile
+        <MetricTile
           title="Total Consents"
           definition={figureDefinitions.totalConsents}
           icon={ListChecks}
           value={websiteStats ? formatNumber(websiteStats.totalConsents) : stats.isPending ? undefined : formatNumber(0)}
           isError={stats.isError}
         />
-        <Tile
+        <MetricTile
           title="Consent Rate"
           definition={figureDefinitions.consentRate}
           icon={ChartPie}
           value={websiteStats ? formatRate(websiteStats.consentRate) : stats.isPending ? undefined : formatRate(0)}
           isError={stats.isError}
         />
-        <Tile
+        <MetricTile
           className="col-span-2 sm:col-span-1"
           title="Last Consent"
           definition={figureDefinitions.lastConsent}
@@ -70,43 +70,5 @@ export function ConsentDataTab({ websiteId }: { websiteId: string }) {
         </CardContent>
       </Card>
     </div>
-  );
-}
-
-function Tile({
-  title,
-  definition,
-  icon: Icon,
-  value,
-  isError,
-  small,
-  className,
-}: {
-  title: string;
-  definition: FigureDefinition;
-  icon: LucideIcon;
-  value: string | undefined;
-  isError: boolean;
-  small?: boolean;
-  className?: string;
-}) {
-  return (
-    <Card className={className}>
-      <CardHeader className="flex-row items-start justify-between gap-2 p-4 pb-2 sm:p-6 sm:pb-2">
-        <CardTitle className="flex items-center gap-1 text-sm font-medium text-muted-foreground">
-          {title}
-          <FigureHelp title={title} definition={definition} />
-        </CardTitle>
-        <Icon className="size-4 shrink-0 text-muted-foreground" aria-hidden />
-      </CardHeader>
-      <CardContent className="p-4 pt-0 sm:p-6 sm:pt-0">
-        <p className={small ? 'text-lg font-bold' : 'text-3xl font-bold'} aria-label={`${title}: ${value ?? (isError ? 'unavailable' : 'loading')}`}>
-          {value ?? (isError ? '—' : '…')}
-        </p>
-        <p className="text-xs text-muted-foreground">
-          {definition.counts}
-        </p>
-      </CardContent>
-    </Card>
   );
 }

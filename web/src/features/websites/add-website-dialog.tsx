@@ -1,12 +1,14 @@
 // The Add Website dialog (spec sections 4, 5 and 8): name and domain are required; on success it
 // closes and clears. The plan's website limit (403 WEBSITE_LIMIT_REACHED) shows the server's message
-// with an 'Upgrade Plan' action; any other refusal shows the generic failure toast and keeps the
-// dialog open with the api's reason (a malformed domain, an owner the admin may not add for).
+// with an 'Upgrade Plan' action; any other refusal keeps the dialog open with the api's reason (a
+// malformed domain, an owner the admin may not add for); a failure without one (5xx, no answer)
+// shows the generic failure toast.
 // An admin chooses the owner the website is for (it counts against that owner's plan).
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { Plus } from "lucide-react";
 import { useState, type FormEvent } from "react";
+import { FormMessage } from "../../components/form-message";
 import { useToast } from "../../components/toaster";
 import { Button } from "../../components/ui/button";
 import {
@@ -209,14 +211,7 @@ export function AddWebsiteDialog({
               onChange={(event) => setDomain(event.target.value)}
             />
           </div>
-          {refusal ? (
-            <p
-              role="alert"
-              className="rounded-md border border-destructive/40 bg-destructive/10 p-3 text-sm text-destructive"
-            >
-              {refusal}
-            </p>
-          ) : null}
+          <FormMessage tone="failure">{refusal}</FormMessage>
           <DialogFooter>
             <Button
               type="button"

@@ -1,7 +1,12 @@
 // The (i) beside a figure's title: says what the figure counts, on hover and on keyboard focus.
 import { Info } from 'lucide-react';
-import { Tooltip, TooltipContent, TooltipProvider, TooltipTrigger } from '../../components/ui/tooltip';
-import type { FigureDefinition } from './figure-definitions';
+import { Tooltip, TooltipContent, TooltipProvider, TooltipTrigger } from './ui/tooltip';
+
+/** What a figure counts: its unit, shown under the number, and a sentence for the (i). */
+export interface FigureDefinition {
+  readonly counts: string;
+  readonly explanation: string;
+}
 
 export function FigureHelp({ title, definition }: { title: string; definition: FigureDefinition }) {
   // Its own provider: a card may be drawn outside the app's (a test, an embedded view).
