@@ -11,7 +11,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from 'vitest';
 import { readSystemStatus, sessionCookieName } from '@consentry/api';
 import { loadOrCreateSealSigner, verifyLedger } from '@consentry/infra';
 import { asyncProjections, partitionsOf, replayProjection } from '@consentry/projections';
@@ -26,6 +26,7 @@ const admin = { username: 'scaleadmin', password: 'scale-out admin password' };
 const partitions = 2;
 
 let workDir: string;
+let failed = false;
 let db: TestDatabase;
 let nats: NatsCluster;
 let bus: { stream: string; subjectPrefix: string };
@@ -275,11 +276,23 @@ afterAll(async () => {
   await Promise.all(processes.map((child) => child.stop().catch(() => undefined)));
   await nats?.stop();
   await db?.drop();
-  rmSync(workDir, { recursive: true, force: true });
+  // A failed run keeps the processes' logs for a look afterwards.
+  if (failed) process.stderr.write(`\nThe processes' logs are kept in ${workDir}\n`);
+  else rmSync(workDir, { recursive: true, force: true });
 }, 120_000);
 
 describe('the product as 2 ingest, 2 api and 2 projector processes on a 3-node NATS cluster', () => {
   it('loses no acknowledged consent, counts none twice, and keeps the dashboard live while a NATS node, an ingest, a projector and an api process are killed -9 in turn', async () => {
+    onTestFailed(() => {
+      failed = true;
+      // What went wrong is usually in the warnings (CI keeps no files): print every process's.
+      for (const child of processes) {
+        const warnings = safeRead(path.join(workDir, `${child.name}.log`))
+          .split('\n')
+          .filter((line) => /"level":(40|50|60)/.test(line));
+        process.stderr.write(`\n--- ${child.name}: ${warnings.length} warnings and errors ---\n${warnings.slice(-60).join('\n')}\n`);
+      }
+    });
     // The first projector process prepares the database; the websites exist before the load.
     const projector1 = await productProcess('projector-1', 'projectors,relay,jobs');
     await projector1.start();

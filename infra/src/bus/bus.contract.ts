@@ -110,6 +110,38 @@ export function describeBusContract(name: string, makeBus: () => Promise<BusUnde
       expect(new Set(seqs).size).toBe(3);
     });
 
+    it('calls onPositioned before the first batch; with deliverPolicy new, all published after it resolves is delivered', async () => {
+      await bus.publish([message(1)]);
+      const order: string[] = [];
+      let positioned!: () => void;
+      const isPositioned = new Promise<void>((resolve) => (positioned = resolve));
+      const reader = collect({
+        durable: 'reader',
+        deliverPolicy: 'new',
+        onPositioned: async () => {
+          order.push('positioned');
+          positioned();
+        },
+        onBatch: async (batch) => void order.push(...idsOf(batch)),
+      });
+      await isPositioned;
+      await bus.publish([message(2), message(3)]);
+      await receivedId(reader, 'evt-3');
+      expect(order).toEqual(['positioned', 'evt-2', 'evt-3']);
+    });
+
+    it('a failing onPositioned ends the consumption with its error, as a failing onBatch does', async () => {
+      await bus.publish([message(1)]);
+      const reader = collect({
+        durable: 'reader',
+        onPositioned: async () => {
+          throw new Error('the log is out of reach');
+        },
+      });
+      await expect(reader.consumption.done).rejects.toThrow('the log is out of reach');
+      expect(reader.ids()).toEqual([]);
+    });
+
     it('when the same message id is published twice, it is delivered once', async () => {
       await bus.publish([message(1), message(2)]);
       await bus.publish([message(2), message(3)]);

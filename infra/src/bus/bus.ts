@@ -49,6 +49,15 @@ export interface ConsumeOptions {
    * to the next consumer of the same durable.
    */
   readonly onBatch: (batch: readonly DeliveredMessage[]) => Promise<void>;
+  /**
+   * Called, and awaited, each time the durable has been (re)positioned — found or created when the
+   * consumption starts, and again after a rewind — and before anything is fetched from it. What the
+   * durable starts from is then fixed: a consumer that keeps its own checkpoint in a log the bus
+   * carries (the projectors) reads that log up to now here, and so misses nothing a durable created
+   * late (`deliverPolicy: 'new'`) or repositioned too far never delivers. A rejection ends the
+   * consumption as a failed `onBatch` does.
+   */
+  readonly onPositioned?: () => Promise<void>;
 }
 
 export interface Consumption {

@@ -266,6 +266,8 @@ export function createMemoryBus(config: BusConfig, options: MemoryBusOptions = {
       if (durable.active) throw new Error(`durable ${options.durable} is already being consumed`);
       durable.active = true;
       try {
+        // Positioned once: this bus loses no delivery, so it never rewinds.
+        await options.onPositioned?.();
         while (!stopping) {
           const { batch, scannedTo } = takeBatch(durable, maxBatch);
           const last = batch.at(-1);

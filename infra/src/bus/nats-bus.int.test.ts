@@ -131,11 +131,14 @@ describe('the NATS bus', () => {
       try {
         await bus.publish([message(config, 0)]);
         const received: DeliveredMessage[] = [];
+        let positioned = 0;
         const consumption = bus.consume({
           durable: 'projector',
           onBatch: async (batch) => void received.push(...batch),
+          onPositioned: async () => void positioned++,
         });
         await waitFor(() => received.length === 1);
+        expect(positioned).toBe(1);
 
         // Another pull request on the same durable, first in line, whose messages never reach the
         // bus — as when the server answers a request the client has given up on. Its deliveries stay
@@ -158,6 +161,8 @@ describe('the NATS bus', () => {
 
         const ids = received.map((m) => m.id);
         expect(ids.slice(0, 4)).toEqual(['evt-0', 'evt-1', 'evt-2', 'evt-3']);
+        // The rewind repositioned the durable: the consumer heard of it, to read what it may miss.
+        expect(positioned).toBeGreaterThanOrEqual(2);
         expect(new Set(ids).size).toBe(ids.length);
         await thief.close();
         await draining;

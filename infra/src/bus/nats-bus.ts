@@ -486,6 +486,8 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
             if (!stopping) await waitForSignal(settings.retryDelayMs);
             continue;
           }
+          // Its start is fixed now; what it will not deliver is for the consumer to read elsewhere.
+          await consumeOptions.onPositioned?.();
         }
         if (consumer === undefined) continue;
         const outcome = await runFetch(consumer);

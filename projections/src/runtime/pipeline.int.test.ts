@@ -3,7 +3,7 @@
 // NATS unreachable, a second relay), each ending with the projection's totals exactly equal to the
 // log's count; and replay reproducing the live read model.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger, createMemoryBus, createNatsBus, createRecentDigests, eventDigest, readHorizonText, readSealedEvents, type Bus, type NatsBusOptions } from '@consentry/infra';
+import { createLogger, createMemoryBus, createNatsBus, createRecentDigests, eventDigest, readCommittedHead, readHorizonText, readSealedEvents, type Bus, type Checkpoint, type NatsBusOptions } from '@consentry/infra';
 import { createTestDatabase, deleteNatsStream, natsUrl, startTcpProxy, uniqueBusConfig, waitFor, waitForLogVisible, type TestDatabase } from '@consentry/infra/testing';
 import { consentStatsProjection } from '../consent-stats/projection';
 import { checkpointNameOf } from '../projection';
@@ -127,6 +127,37 @@ describe('faults over NATS', () => {
 
     const second = spawnTracked(env);
     await second.waitForLine('LEADER');
+    await expectProjectionToMatchLog();
+  });
+
+  it('when its durable is created only after the catch-up, what was published in between is read from the log', async () => {
+    // As when a durable is gone (deleted by a rewind that could not finish) and the next leader's
+    // bus is slow to create it again during a NATS outage: it starts at the stream's end, after
+    // events the catch-up did not see.
+    const { bus, subjectPrefix } = await natsBus('latedurable');
+    let published: Checkpoint | undefined;
+    const relay = startRelay({ connectionString: db.connectionString, bus, subjectPrefix, logger, name: 'relay-late', onPublished: (_count, checkpoint) => void (published = checkpoint) });
+    cleanups.push(() => relay.stop());
+    let createDurable!: () => void;
+    const durableMayBeCreated = new Promise<void>((resolve) => (createDurable = resolve));
+    const lateBus: Bus = {
+      ...bus,
+      consume(options) {
+        const consumption = durableMayBeCreated.then(() => bus.consume(options));
+        return { done: consumption.then((c) => c.done), stop: async () => (await consumption).stop() };
+      },
+    };
+    await appendConsents(db.pool, 300);
+    const projector = startProjector({ connectionString: db.connectionString, bus: lateBus, subjectPrefix, projection: consentStatsProjection, logger });
+    cleanups.push(() => projector.stop());
+    const inLog = await countConsentEvents(db.pool);
+    await waitFor(async () => (await projectedConsentTotal(db.pool)) === inLog, { message: `the catch-up to apply the log's ${inLog} consents` });
+    await appendConsents(db.pool, 200, 300);
+    await waitForLogVisible(db.pool);
+    const head = (await readCommittedHead(db.pool))!;
+    await waitFor(() => published?.position === head.position, { message: 'the relay to publish the next 200' });
+    createDurable();
+    await appendConsents(db.pool, 100, 500); // delivered by the bus
     await expectProjectionToMatchLog();
   });
 

@@ -1,6 +1,7 @@
 // The projector runtime: keeps one async projection's read model (or one partition of it, see
-// partitions.ts) up to date. One instance per projection partition is active (advisory lock). On becoming active it subscribes to the bus first, then
-// catches up from the Postgres log, then applies what the bus delivers. Every batch and the
+// partitions.ts) up to date. One instance per projection partition is active (advisory lock). On
+// becoming active it subscribes to the bus, catches up from the Postgres log (at once, and again
+// each time the bus has positioned its durable), then applies what the bus delivers. Every batch and the
 // checkpoint commit in one transaction, and anything at or before the checkpoint is skipped, so
 // redelivery, a restart or a replay running beside it never counts an event twice. An event the
 // projection cannot apply is set aside as a dead letter (dead-letters.ts) and the projector goes
@@ -101,13 +102,32 @@ export function startProjector(options: ProjectorOptions): Projector {
         options.onAdvanced?.(advanced.checkpoint, advanced.applied);
       });
 
-    // Subscribing before reading the log leaves no window: whatever the catch-up does not see is
-    // committed later, hence published later, hence delivered to this consumer.
+    // Reads the log from the checkpoint to its committed end, applying as it goes.
+    const catchUp = () =>
+      serially(async () => {
+        let checkpoint = await readCheckpoint(client, name);
+        while (!stopping.signal.aborted) {
+          // A partition reads every event of its types and keeps its own websites' (applyProjectionBatch).
+          const events = await readCommittedEvents(client, checkpoint, { limit: batchSize, types: projection.canHandle });
+          if (events.length === 0) break;
+          await apply(events);
+          const last = events[events.length - 1]!;
+          checkpoint = { transactionId: last.transactionId, position: last.position };
+          if (events.length < batchSize) break;
+        }
+      });
+
+    // The log is read again each time the durable is (re)positioned, after its start is fixed: an
+    // event the durable will not deliver was published before that, so committed before that, so
+    // it is in the log. That covers a durable created late (it starts at the stream's end, and the
+    // catch-up below may have run before it existed) and one rewound past what it had delivered.
+    // The first bus batch may reach the apply before the catch-up; `serially` keeps them in order.
     const consumption = bus.consume({
       durable: split ? `projector-${projection.name}-p${partition.index}of${partition.count}` : `projector-${projection.name}`,
       filterSubject: filterSubjectFor(options.subjectPrefix, projection.canHandle, partition),
       deliverPolicy: 'new',
       maxBatch: batchSize,
+      onPositioned: catchUp,
       onBatch: async (messages) => {
         const started = Date.now();
         await serially(() => apply(messages.map(fromBusMessage)));
@@ -134,18 +154,8 @@ export function startProjector(options: ProjectorOptions): Projector {
       stopping.signal.addEventListener('abort', () => resolve(), { once: true });
     });
     try {
-      await serially(async () => {
-        let checkpoint = await readCheckpoint(client, name);
-        while (!stopping.signal.aborted) {
-          // A partition reads every event of its types and keeps its own websites' (applyProjectionBatch).
-          const events = await readCommittedEvents(client, checkpoint, { limit: batchSize, types: projection.canHandle });
-          if (events.length === 0) break;
-          await apply(events);
-          const last = events[events.length - 1]!;
-          checkpoint = { transactionId: last.transactionId, position: last.position };
-          if (events.length < batchSize) break;
-        }
-      });
+      // Also at once, so a bus that is away (NATS down) does not hold the read model back at start.
+      await catchUp();
       await Promise.race([consumption.done, lost, stopped, handBack]);
     } finally {
       clearInterval(handBackCheck);
