@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@consentry/infra/testing';
 import { saveAdmin } from './auth/admins';
+import { fieldLabel } from './errors';
 import { createPasswordHasher } from './auth/passwords';
 import { addWebsiteAs, buildTestApi, registerOwner, signInAdmin, testPublicUrl, type Client, type SignedInUser, type TestApi } from './testing/api-app';
 
@@ -47,7 +48,7 @@ describe.each([
     const response = await send();
     expect(response.statusCode, response.body).toBe(400);
     const message: string = response.json().error.message;
-    expect(message).toContain(field);
+    expect(message).toContain(fieldLabel([field], 'body'));
     expect(message).toContain(reason);
   });
 
@@ -62,7 +63,7 @@ describe('a query string', () => {
   it('with a NUL character is refused naming the field', async () => {
     const response = await owner.request({ method: 'GET', url: `/api/analytics/website/${websiteId}?startDate=2026-01-01%00` });
     expect(response.statusCode).toBe(400);
-    expect(response.json().error.message).toContain('startDate');
+    expect(response.json().error.message).toContain('Start date');
     expect(response.json().error.message).toContain('NUL');
   });
 });

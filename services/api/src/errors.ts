@@ -38,15 +38,110 @@ export const statusOfDecision: Record<DecisionErrorKind, number> = { not_found: 
 const apiCodeStatus: Record<string, number> = { FILE_TOO_LARGE: 413, INVALID_FILE_TYPE: 400, INVALID_DOMAIN: 400, INVALID_PASSWORD: 400 };
 
 interface ValidationIssue {
+  keyword?: string;
   instancePath?: string;
   message?: string;
-  params?: { params?: { apiCode?: unknown } };
+  /** The zod issue's own fields (minimum, origin, format, values, keys…), and `params` of a custom one. */
+  params?: {
+    params?: { apiCode?: unknown };
+    expected?: unknown;
+    origin?: unknown;
+    minimum?: unknown;
+    maximum?: unknown;
+    inclusive?: unknown;
+    format?: unknown;
+    values?: unknown;
+    keys?: unknown;
+  };
 }
 
 export interface DescribedError {
   readonly statusCode: number;
   readonly code: string;
   readonly message: string;
+}
+
+/** Names whose words alone would not say what they are. */
+const fieldNames: Record<string, string> = { q: 'search' };
+const acronyms = new Set(['ip', 'url', 'id', 'gpc', 'utm', 'csv', 'smtp', 'api']);
+
+/** `companyName` → "Company name"; `regionRules.ZZ` → "Region rules ZZ"; `purposes.2` → "Purposes (item 3)". */
+export function fieldLabel(path: readonly string[], context: string | undefined): string {
+  const segments = path.filter((segment) => segment !== '');
+  if (segments.length === 0) {
+    return context === 'querystring' ? 'The query' : context === 'params' ? 'The address' : context === 'headers' ? 'A header' : 'The request';
+  }
+  const words = (segment: string) =>
+    (fieldNames[segment] ?? segment.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_-]+/g, ' ').toLowerCase())
+      .split(' ')
+      .map((word) => (acronyms.has(word) ? word.toUpperCase() : word))
+      .join(' ');
+  // The two innermost names say which field; an index says which item of a list.
+  const named = segments.filter((segment) => !/^\d+$/.test(segment));
+  const index = /^\d+$/.test(segments.at(-1)!) ? Number(segments.at(-1)) : undefined;
+  const last = named.at(-1) ?? 'item';
+  const parent = named.at(-2);
+  // A map's key (a region code, a language) is shown as typed, after the field it belongs to.
+  const keyLike = (segment: string) => /^[A-Z]{2}(-[A-Z0-9]{1,3})?$|^[a-z]{2}(-[A-Z]{2})?$/.test(segment) && parent !== undefined;
+  const text = keyLike(last) ? `${words(parent!)} ${last}` : words(last);
+  const label = text.charAt(0).toUpperCase() + text.slice(1);
+  return index === undefined ? label : `${label} (item ${index + 1})`;
+}
+
+const plural = (count: number, one: string, many = `${one}s`) => `${count} ${count === 1 ? one : many}`;
+const typeNames: Record<string, string> = { string: 'text', number: 'a number', int: 'a whole number', boolean: 'true or false', array: 'a list', object: 'an object', date: 'a date' };
+const formatNames: Record<string, string> = {
+  email: 'a valid email address',
+  url: 'a valid web address (https://…)',
+  uuid: 'a valid id',
+  datetime: 'a date and time (ISO 8601, e.g. 2026-01-31T12:00:00Z)',
+  date: 'a date (YYYY-MM-DD)',
+  regex: 'in the expected format',
+};
+/** zod's own wording, which names types and operators rather than what to do; a schema's own message is kept. */
+const zodDefault = /^(Invalid (input|option|email|URL|UUID|string|format|key|element|union|value|date|ISO)|Too (small|big)|Unrecognized key)/;
+
+/** One issue as a sentence a person can act on: "Email must be a valid email address". */
+function describeIssue(issue: ValidationIssue, context: string | undefined): string {
+  const path = (issue.instancePath ?? '').split('/').slice(1);
+  const label = fieldLabel(path, context);
+  const message = issue.message ?? '';
+  const params = issue.params ?? {};
+  if (message !== '' && !zodDefault.test(message)) return `${label}: ${message}`;
+  const origin = typeof params.origin === 'string' ? params.origin : undefined;
+  const bound = (value: unknown) => (typeof value === 'number' || typeof value === 'bigint' ? Number(value) : undefined);
+  switch (issue.keyword) {
+    case 'invalid_type':
+      if (/received undefined$/.test(message)) return `${label} is required`;
+      return `${label} must be ${typeNames[String(params.expected)] ?? String(params.expected ?? 'of another type')}`;
+    case 'too_small': {
+      const minimum = bound(params.minimum);
+      if (minimum === undefined) break;
+      if (origin === 'string') return minimum <= 1 ? `${label} cannot be empty` : `${label} must be at least ${plural(minimum, 'character')}`;
+      if (origin === 'array' || origin === 'set') return `${label} needs at least ${plural(minimum, 'item')}`;
+      return `${label} must be ${params.inclusive === false ? 'more than' : 'at least'} ${minimum}`;
+    }
+    case 'too_big': {
+      const maximum = bound(params.maximum);
+      if (maximum === undefined) break;
+      if (origin === 'string') return `${label} must be at most ${plural(maximum, 'character')}`;
+      if (origin === 'array' || origin === 'set') return `${label} can have at most ${plural(maximum, 'item')}`;
+      return `${label} must be ${params.inclusive === false ? 'less than' : 'at most'} ${maximum}`;
+    }
+    case 'invalid_format':
+      return `${label} must be ${formatNames[String(params.format)] ?? 'in the expected format'}`;
+    case 'invalid_value':
+      if (Array.isArray(params.values) && params.values.length > 0 && params.values.length <= 8) {
+        return `${label} must be ${params.values.length === 1 ? '' : 'one of '}${params.values.map((value) => JSON.stringify(value)).join(', ')}`;
+      }
+      return `${label} is not one of the allowed values`;
+    case 'unrecognized_keys':
+      if (Array.isArray(params.keys)) return `${label} has ${params.keys.length === 1 ? 'a field' : 'fields'} we do not know: ${params.keys.join(', ')}`;
+      break;
+    default:
+      break;
+  }
+  return `${label} is not valid`;
 }
 
 function describeValidation(error: FastifyError): DescribedError {
@@ -57,11 +152,14 @@ function describeValidation(error: FastifyError): DescribedError {
   if (coded && typeof apiCode === 'string') {
     return { statusCode: apiCodeStatus[apiCode] ?? 400, code: apiCode, message: coded.message ?? 'Invalid request' };
   }
-  const parts = issues.slice(0, 5).map((issue) => {
-    const path = issue.instancePath?.replace(/^\//, '').replace(/\//g, '.') || error.validationContext || 'body';
-    return `${path}: ${issue.message ?? 'invalid'}`;
-  });
-  return { statusCode: 400, code: 'INVALID_REQUEST', message: parts.length > 0 ? `Invalid request: ${parts.join('; ')}` : 'Invalid request' };
+  // Sentences that say which field and what to do; the first three are plenty to act on.
+  const sentences = [...new Set(issues.slice(0, 3).map((issue) => describeIssue(issue, error.validationContext)))];
+  const more = issues.length > 3 ? ` (and ${plural(issues.length - 3, 'other problem')})` : '';
+  return {
+    statusCode: 400,
+    code: 'INVALID_REQUEST',
+    message: sentences.length > 0 ? `${sentences.join('. ')}${more}.` : 'The request is not valid.',
+  };
 }
 
 /** What an error means for the caller; null for a failure on our side (a 5xx). */

@@ -106,8 +106,8 @@ describe('when a person creates an account', () => {
   it.each([
     ['a password of 7 characters', { password: 'x'.repeat(7) }, 'Password must be at least 8 characters'],
     ['a password of 129 characters', { password: 'x'.repeat(129) }, 'Password must be at most 128 characters'],
-    ['an email that is not one', { email: 'not-an-email' }, 'Invalid email address'],
-    ['no password', { password: undefined }, 'password'],
+    ['an email that is not one', { email: 'not-an-email' }, 'Email must be a valid email address'],
+    ['no password', { password: undefined }, 'Password is required'],
   ])('refuses %s with 400', async (_label, override, message) => {
     const response = await post('/api/auth/register', { email: `${randomUUID()}@example.com`, password: testPassword, ...override });
     expect(response.statusCode).toBe(400);

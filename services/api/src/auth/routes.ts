@@ -330,7 +330,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRoutesOptions> = async (app, 
         const statusCode = adminLoginFailureStatuses.find((status) => status === described?.statusCode) ?? (described ? 400 : 500);
         const message =
           error instanceof UnsafeTextError
-            ? `Invalid request: ${error.message}`
+            ? error.message
             : described?.code === 'INVALID_REQUEST'
               ? 'Username and password are required'
               : (described?.message ?? 'Something went wrong on our side');

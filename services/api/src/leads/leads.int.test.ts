@@ -296,15 +296,15 @@ describe('the leads list', () => {
   });
 
   it.each([
-    ['status=maybe', 'status'],
-    ['sort=name', 'sort'],
-    ['limit=0', 'limit'],
-    ['limit=201', 'limit'],
+    ['status=maybe', 'Status must be one of'],
+    ['sort=name', 'Sort must be one of'],
+    ['limit=0', 'Limit must be at least 1'],
+    ['limit=201', 'Limit must be at most 200'],
     ['from=2025-03-05&to=2025-03-01', '`from` must be before `to`'],
-    ['from=yesterday', 'from'],
-    ['from=null&to=2030-09-06', 'from'],
-    ['from=2025-03-01&to=%25', 'to'],
-    [`q=${'a'.repeat(255)}`, 'q'],
+    ['from=yesterday', 'From must be a date (YYYY-MM-DD)'],
+    ['from=null&to=2030-09-06', 'From must be a date'],
+    ['from=2025-03-01&to=%25', 'To must be a date'],
+    [`q=${'a'.repeat(255)}`, 'Search must be at most'],
     ['owner=someone', 'owner'],
   ])('refuses %s with 400 naming the problem, on the list and the export', async (query, named) => {
     // The export takes the list's filters but no status, sort or limit.
@@ -639,7 +639,7 @@ describe('audience files', () => {
   it('refuses an unknown platform', async () => {
     const response = await get(marketer, '/api/leads/audience.csv?format=tiktok');
     expect(response.statusCode).toBe(400);
-    expect(response.json().error.message).toContain('format');
+    expect(response.json().error.message).toContain('Format must be one of');
     expect((await get(marketer, '/api/leads/audience.csv')).statusCode).toBe(400);
   });
 });

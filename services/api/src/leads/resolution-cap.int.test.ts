@@ -58,7 +58,7 @@ describe('when an owner sets a monthly resolution cap', () => {
     for (const cap of [0, -5, 2.5, 10_000_001, '100']) {
       const response = await owner.request({ method: 'PATCH', url: settingsOf(website), payload: { monthlyResolutionCap: cap } });
       expect(response.statusCode, String(cap)).toBe(400);
-      expect(response.json().error.message).toContain('monthlyResolutionCap');
+      expect(response.json().error.message).toContain('Monthly resolution cap');
     }
     expect((await stranger.request({ method: 'PATCH', url: settingsOf(website), payload: { monthlyResolutionCap: 5 } })).statusCode).toBe(404);
     expect((await owner.request({ method: 'GET', url: settingsOf(website) })).json()).toMatchObject({ monthlyResolutionCap: null });

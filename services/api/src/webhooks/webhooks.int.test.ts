@@ -129,7 +129,7 @@ describe('adding a webhook endpoint', () => {
         [{ url: 'https://metadata.example.com/latest' }, 'INVALID_WEBHOOK_URL', 'private or reserved'],
         [{ url: 'https://split.example.com/in' }, 'INVALID_WEBHOOK_URL', 'private or reserved'],
         [{ url: 'https://nowhere.example.com/in' }, 'INVALID_WEBHOOK_URL', 'could not be resolved'],
-        [{ url: `https://hooks.example.com/${'a'.repeat(2100)}` }, 'INVALID_REQUEST', 'url'],
+        [{ url: `https://hooks.example.com/${'a'.repeat(2100)}` }, 'INVALID_REQUEST', 'URL must be at most 2048 characters'],
         [{ url: '' }, 'INVALID_REQUEST', 'Enter the address'],
         [{ url: 'https://hooks.example.com/in', eventTypes: [] }, 'INVALID_REQUEST', 'at least one event'],
         [
@@ -140,8 +140,8 @@ describe('adding a webhook endpoint', () => {
           'INVALID_REQUEST',
           'each event type once',
         ],
-        [{ url: 'https://hooks.example.com/in', eventTypes: ['lead.deleted'] }, 'INVALID_REQUEST', 'eventTypes'],
-        [{ url: 'https://hooks.example.com/in', description: 'x'.repeat(201) }, 'INVALID_REQUEST', 'description'],
+        [{ url: 'https://hooks.example.com/in', eventTypes: ['lead.deleted'] }, 'INVALID_REQUEST', 'Event types'],
+        [{ url: 'https://hooks.example.com/in', description: 'x'.repeat(201) }, 'INVALID_REQUEST', 'Description must be at most 200 characters'],
         [{ url: 'https://hooks.example.com/in', secret: 'mine' }, 'INVALID_REQUEST', 'secret'],
       ] as const
     ).map(([payload, code, message]) => [JSON.stringify(payload).slice(0, 90), payload, code, message] as const),

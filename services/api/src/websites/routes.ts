@@ -214,7 +214,7 @@ export const websiteRoutes: FastifyPluginAsyncZod<{ pool: Db }> = async (app, { 
       // The current purposes matter only to the switch; another owner's website gets 404 from the decider.
       const current = request.body.identification === undefined ? null : await getWebsite(pool, request.params.id);
       const purposes = purposesAfter(request.body, current?.purposes ?? []);
-      if (purposes !== undefined && purposes.length === 0) throw new ApiError(400, 'INVALID_REQUEST', 'Invalid request: purposes: Choose at least one purpose to ask for');
+      if (purposes !== undefined && purposes.length === 0) throw new ApiError(400, 'INVALID_REQUEST', 'Purposes: Choose at least one purpose to ask for.');
       const website = await changeWebsiteSettings(pool, request.params.id, actor, { ...settings, ...(purposes === undefined ? {} : { purposes }) });
       return toSettingsAnswer(website);
     },
