@@ -391,18 +391,25 @@ export interface LeadsSummary {
   readonly identified: number;
   /** Visitors who allowed identification (for the first time) in the range. */
   readonly allowed: number;
+  /** Of `allowed`, those whose latest choice no longer allows it: they count in `allowed`, as history does. */
+  readonly withdrawn: number;
 }
 
 /** Identified visitors and visitors who allowed identification, per UTC day from `fromDay` to `toDay` (inclusive, YYYY-MM-DD). */
 export async function getLeadsSummary(db: Queryable, websiteIds: readonly string[], fromDay: string, toDay: string): Promise<LeadsSummary> {
-  if (websiteIds.length === 0) return { identified: 0, allowed: 0 };
-  const { rows } = await db.query<{ identified: number; allowed: number }>({
+  if (websiteIds.length === 0) return { identified: 0, allowed: 0, withdrawn: 0 };
+  const { rows } = await db.query<{ identified: number; allowed: number; withdrawn: number }>({
     name: 'get-leads-summary',
-    text: `SELECT coalesce(sum(identified), 0)::int8 AS identified, coalesce(sum(allowed), 0)::int8 AS allowed
+    // A lead's first_seen is when it first allowed identification: the day lead_daily counted it on.
+    text: `SELECT coalesce(sum(identified), 0)::int8 AS identified, coalesce(sum(allowed), 0)::int8 AS allowed,
+                  (SELECT count(*) FROM leads
+                    WHERE website_id = ANY($1::uuid[]) AND consent_status = 'withdrawn'
+                      AND first_seen >= $2::date::timestamp AT TIME ZONE 'UTC'
+                      AND first_seen < ($3::date + 1)::timestamp AT TIME ZONE 'UTC')::int8 AS withdrawn
              FROM lead_daily WHERE website_id = ANY($1::uuid[]) AND day BETWEEN $2::date AND $3::date`,
     values: [websiteIds, fromDay, toDay],
   });
-  return { identified: rows[0]?.identified ?? 0, allowed: rows[0]?.allowed ?? 0 };
+  return { identified: rows[0]?.identified ?? 0, allowed: rows[0]?.allowed ?? 0, withdrawn: rows[0]?.withdrawn ?? 0 };
 }
 
 /**

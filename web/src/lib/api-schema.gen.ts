@@ -6050,8 +6050,10 @@ export interface components {
         LeadsSummaryInput: {
             /** @description Visitors identified in the range */
             identified: number;
-            /** @description Visitors who allowed identification in the range */
+            /** @description Visitors who allowed identification (for the first time) in the range, including those who withdrew it since */
             allowed: number;
+            /** @description Of `allowed`, visitors whose latest choice no longer allows identification */
+            withdrawn: number;
             /** @description identified / allowed (a fraction, not percent); null when nobody allowed identification */
             rate: number | null;
             /** @description Resolutions this UTC month (what is billed per resolution): people first identified on each website this month, each person once per website and month (their normalised email, else the visitor a network match named), however often and from however many visitor ids they identify */
@@ -6786,8 +6788,10 @@ export interface components {
         LeadsSummary: {
             /** @description Visitors identified in the range */
             identified: number;
-            /** @description Visitors who allowed identification in the range */
+            /** @description Visitors who allowed identification (for the first time) in the range, including those who withdrew it since */
             allowed: number;
+            /** @description Of `allowed`, visitors whose latest choice no longer allows identification */
+            withdrawn: number;
             /** @description identified / allowed (a fraction, not percent); null when nobody allowed identification */
             rate: number | null;
             /** @description Resolutions this UTC month (what is billed per resolution): people first identified on each website this month, each person once per website and month (their normalised email, else the visitor a network match named), however often and from however many visitor ids they identify */

@@ -502,18 +502,27 @@ describe('the identification summary', () => {
          ($1, 'a', $2, now()), ($1, 'b', $2, now()), ($1, 'c', $3, now() - interval '40 days'), ($4, 'd', $2, now())`,
       [site.id, thisMonth, lastMonth, foreign.id],
     );
+    // Leads by when they first allowed identification, and whether they still allow it.
+    await db.pool.query(
+      `INSERT INTO leads (website_id, visitor_id, consent_status, consent_event_id, consent_changed_at, first_seen, last_seen)
+       SELECT website_id, visitor_id, status, gen_random_uuid(), now(), first_seen, now()
+         FROM (VALUES ($1::uuid, 'w-today', 'withdrawn', now()), ($1, 'w-5-days', 'withdrawn', now() - interval '5 days'),
+                      ($1, 'w-40-days', 'withdrawn', now() - interval '40 days'), ($1, 'g-today', 'granted', now()),
+                      ($2::uuid, 'w-foreign', 'withdrawn', now())) AS rows (website_id, visitor_id, status, first_seen)`,
+      [site.id, foreign.id],
+    );
   });
 
-  it('counts identified and allowed visitors over the last 30 days, their rate, and this month’s resolutions', async () => {
+  it('counts identified and allowed visitors over the last 30 days, their rate, those who withdrew since, and this month’s resolutions', async () => {
     const response = await get(counter, '/api/leads/summary');
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ identified: 4, allowed: 16, rate: 4 / 16, resolutionsThisMonth: 2, capAlerts: [] });
+    expect(response.json()).toEqual({ identified: 4, allowed: 16, withdrawn: 2, rate: 4 / 16, resolutionsThisMonth: 2, capAlerts: [] });
   });
 
   it('over a range of days, and with a null rate when nobody allowed identification', async () => {
     const today = new Date().toISOString().slice(0, 10);
-    expect((await get(counter, `/api/leads/summary?websiteId=${site.id}&from=${today}&to=${today}`)).json()).toMatchObject({ identified: 3, allowed: 10 });
-    expect((await get(counter, '/api/leads/summary?from=2000-01-01&to=2000-01-31')).json()).toEqual({ identified: 0, allowed: 0, rate: null, resolutionsThisMonth: 2, capAlerts: [] });
+    expect((await get(counter, `/api/leads/summary?websiteId=${site.id}&from=${today}&to=${today}`)).json()).toMatchObject({ identified: 3, allowed: 10, withdrawn: 1 });
+    expect((await get(counter, '/api/leads/summary?from=2000-01-01&to=2000-01-31')).json()).toEqual({ identified: 0, allowed: 0, withdrawn: 0, rate: null, resolutionsThisMonth: 2, capAlerts: [] });
     expect((await get(counter, '/api/leads/summary?from=2025-02-01&to=2025-01-01')).statusCode).toBe(400);
   });
 

@@ -105,7 +105,8 @@ const leadsPageAnswer = z
 const leadsSummaryAnswer = z
   .object({
     identified: z.int().meta({ description: 'Visitors identified in the range' }),
-    allowed: z.int().meta({ description: 'Visitors who allowed identification in the range' }),
+    allowed: z.int().meta({ description: 'Visitors who allowed identification (for the first time) in the range, including those who withdrew it since' }),
+    withdrawn: z.int().meta({ description: 'Of `allowed`, visitors whose latest choice no longer allows identification' }),
     rate: z.number().nullable().meta({ description: 'identified / allowed (a fraction, not percent); null when nobody allowed identification' }),
     resolutionsThisMonth: z.int().meta({
       description:
@@ -403,6 +404,7 @@ export const leadRoutes: FastifyPluginAsyncZod<LeadRoutesOptions> = async (app, 
       return {
         identified: summary.identified,
         allowed: summary.allowed,
+        withdrawn: summary.withdrawn,
         rate: summary.allowed === 0 ? null : summary.identified / summary.allowed,
         resolutionsThisMonth,
         capAlerts: caps.map(capAlertOf).filter((alert) => alert !== null),

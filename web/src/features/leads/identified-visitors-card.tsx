@@ -10,7 +10,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../..
 import { Progress } from '../../components/ui/progress';
 import { formatNumber, formatRate } from '../../lib/format';
 import { lastDaysRange } from '../analytics/date-range';
-import { describeIdentificationCounts, describeIdentificationRate, getIdentificationRate } from './labels';
+import { describeIdentificationCounts, describeIdentificationRate, describeWithdrawnSince, getIdentificationRate } from './labels';
 import { identifiedVisitorsDays, identifiedVisitorsQueryOptions } from './queries';
 
 export function IdentifiedVisitorsCard({ className }: { className?: string }) {
@@ -18,6 +18,7 @@ export function IdentifiedVisitorsCard({ className }: { className?: string }) {
   const [range] = useState(() => lastDaysRange(identifiedVisitorsDays));
   const summary = useQuery(identifiedVisitorsQueryOptions(range));
   const rate = summary.data ? getIdentificationRate(summary.data) : null;
+  const withdrawnSince = summary.data ? describeWithdrawnSince(summary.data) : null;
 
   return (
     <Card className={className} role="region" aria-labelledby="identified-visitors-title">
@@ -57,7 +58,7 @@ export function IdentifiedVisitorsCard({ className }: { className?: string }) {
               {rate !== null ? <Progress value={rate} className="h-2" aria-label={`Identification rate: ${formatRate(rate)}`} /> : null}
               <p className="text-sm font-medium">{describeIdentificationRate(summary.data)}</p>
               <p className="text-xs text-muted-foreground">
-                {describeIdentificationCounts(summary.data)} were identified.
+                {describeIdentificationCounts(summary.data)} were identified.{withdrawnSince ? ` ${withdrawnSince}` : ''}
               </p>
               <Button asChild variant="outline" size="sm">
                 <Link to="/leads">View leads</Link>

@@ -60,6 +60,15 @@ export function describeIdentificationCounts(summary: Pick<LeadsSummary, 'identi
   return `${formatNumber(summary.identified)} of ${formatNumber(summary.allowed)} ${summary.allowed === 1 ? 'visitor' : 'visitors'} who allowed identification`;
 }
 
+/**
+ * The visitors counted as having allowed identification who have withdrawn it since: they stay in
+ * the count (it is history: who allowed it in the period), and the sentence says so. Null when none.
+ */
+export function describeWithdrawnSince(summary: Pick<LeadsSummary, 'allowed' | 'withdrawn'>): string | null {
+  if (summary.withdrawn <= 0) return null;
+  return `${formatNumber(summary.withdrawn)} of those ${formatNumber(summary.allowed)} ${summary.withdrawn === 1 ? 'has' : 'have'} withdrawn it since.`;
+}
+
 export const enrichmentFailureLabels: Record<string, string> = {
   not_found: 'The provider found no details for this lead.',
   deadline: 'The provider gave no answer within 24 hours.',

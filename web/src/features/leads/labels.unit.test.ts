@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   describeIdentificationCounts,
+  describeWithdrawnSince,
   describeIdentificationRate,
   describeTimelineEntry,
   formatEngagement,
@@ -34,6 +35,12 @@ describe('identification rate', () => {
   it('says what the rate is made of', () => {
     expect(describeIdentificationCounts({ identified: 12, allowed: 1052 })).toBe('12 of 1,052 visitors who allowed identification');
     expect(describeIdentificationCounts({ identified: 1, allowed: 1 })).toBe('1 of 1 visitor who allowed identification');
+  });
+
+  it('says how many of those who allowed identification have withdrawn it since, and nothing when none has', () => {
+    expect(describeWithdrawnSince({ allowed: 28, withdrawn: 3 })).toBe('3 of those 28 have withdrawn it since.');
+    expect(describeWithdrawnSince({ allowed: 28, withdrawn: 1 })).toBe('1 of those 28 has withdrawn it since.');
+    expect(describeWithdrawnSince({ allowed: 28, withdrawn: 0 })).toBeNull();
   });
 });
 
