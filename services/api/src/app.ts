@@ -6,6 +6,7 @@
 // Postgres-backed sessions; rate limiting (sign-ins); the OpenAPI document at /api/docs, which sees
 // every route registered after it; the access check (access/: every route names its rule); then
 // every route of the api, by area.
+import fastifyCompress from '@fastify/compress';
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
@@ -119,6 +120,12 @@ export const apiPlugin: FastifyPluginAsync<ApiOptions> = async (app, options) =>
     }
     return payload;
   });
+
+  // JSON, CSV and the docs' pages compressed on the fly from 1 KB (Brotli at @fastify/compress's quick
+  // default, else gzip); streamed downloads stay streamed, through the compressor. Live updates
+  // (GET /api/events) take over the socket and are never compressed nor buffered. Request bodies
+  // are not inflated. docs/architecture.md, "Compression and caching".
+  await app.register(fastifyCompress, { threshold: 1024, encodings: ['br', 'gzip'], globalDecompression: false });
 
   app.addHook('onRequest', createOriginGuard(options.publicUrl));
 

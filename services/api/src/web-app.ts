@@ -40,6 +40,9 @@ export const webAppPlugin: FastifyPluginAsync<WebAppOptions> = async (app, { dis
       index: false,
       // index.html needs its nonce: it is only ever served by the handler below.
       allowedPath: (pathName) => pathName !== '/index.html',
+      // The .br and .gz forms `npm run build` writes beside each asset (services/server/scripts/
+      // precompress.ts), chosen by Accept-Encoding, with Vary; a file without them is sent as it is.
+      preCompressed: true,
       setHeaders(response, filePath) {
         response.header('cache-control', filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache');
       },

@@ -2,6 +2,7 @@
 // Bodies are JSON sent as text/plain (what sendBeacon sends) or application/json, at most 4 KB;
 // every request is rate-limited per client IP (behind TRUSTED_PROXIES, the forwarded address).
 import path from 'node:path';
+import fastifyCompress from '@fastify/compress';
 import rateLimit from '@fastify/rate-limit';
 import { withSafeText, withTransaction, type Db, type GroupCommitAppender } from '@consentry/infra';
 import type { FastifyPluginAsync } from 'fastify';
@@ -15,6 +16,7 @@ import { IngestError, ingestErrorHandler } from './errors';
 import { createCompanyMatcher } from './identify/company-match';
 import { createIdentifyRateLimiter, defaultIdentifyRateLimits, type IdentifyRateLimits } from './identify/rate-limits';
 import { admitResolution } from './identify/resolution-cap';
+import { compressionThreshold } from './widget-assets/encoded-answers';
 import { widgetAssetRoutes } from './widget-assets/routes';
 import { cookieDeclarationRoutes } from './cookie-declaration/routes';
 import { createWebsiteResolver } from './website-resolver';
@@ -68,6 +70,11 @@ export const ingestPlugin: FastifyPluginAsync<IngestOptions> = async (app, optio
     addHeaders: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false, 'retry-after': true },
     errorResponseBuilder: () => new IngestError(429, 'RATE_LIMITED', 'Too many requests; try again later'),
   });
+
+  // Answers of 1 KB and more (the cookie declaration, error pages) compressed on the fly, Brotli at
+  // @fastify/compress's quick default; the widget's own assets come compressed already (routes.ts).
+  // Request bodies are never inflated: the 4 KB bound is on what arrives.
+  await app.register(fastifyCompress, { threshold: compressionThreshold, encodings: ['br', 'gzip'], globalDecompression: false });
 
   const websites = createWebsiteResolver(options.pool, { ttlMs: options.websiteCacheTtlMs ?? 5_000 });
   const background = options.background ?? createBackgroundWork();

@@ -2,9 +2,10 @@
 // request, and that every malformed, oversized or hostile request gets a clear 4xx with nothing
 // stored — also under a fast-check fuzz, which must never see a 5xx.
 import { createHash, randomUUID } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appendToStream, createPool, type Db } from '@consentry/infra';
@@ -445,6 +446,31 @@ describe('the widget assets', () => {
     expect(script.statusCode).toBe(200);
     expect(script.headers['content-type']).toContain('application/javascript');
     expect(script.body).toBe('/* widget */');
+  });
+
+  it('serve a built script with the compressed forms beside it, or, when those are stale, forms made at start', async () => {
+    const code = Buffer.from(`/* a widget */ ${'console.log("consent");'.repeat(200)}`);
+    const dir = await mkdtemp(path.join(os.tmpdir(), 'widget-forms-'));
+    await writeFile(path.join(dir, 'widget.js'), code);
+    await writeFile(path.join(dir, 'widget.js.br'), brotliCompressSync(code));
+    // An older build's gzip form: not this script compressed.
+    await writeFile(path.join(dir, 'widget.js.gz'), gzipSync('/* an older widget */'));
+    const built = await buildTestIngest(db.pool, { widgetScriptPath: path.join(dir, 'widget.js') });
+    try {
+      for (const coding of ['br', 'gzip'] as const) {
+        const response = await built.app.inject({ method: 'GET', url: '/widget.js', headers: { 'accept-encoding': coding } });
+        expect(response.headers['content-encoding']).toBe(coding);
+        expect(response.headers.vary).toBe('accept-encoding');
+        expect((coding === 'br' ? brotliDecompressSync : gunzipSync)(response.rawPayload).equals(code)).toBe(true);
+      }
+    } finally {
+      await built.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+    // A script under 1 KB is sent as it is, and its answer does not vary.
+    const small = await ingest.app.inject({ method: 'GET', url: '/widget.js', headers: { 'accept-encoding': 'br, gzip' } });
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(small.headers.vary).toBeUndefined();
   });
 });
 

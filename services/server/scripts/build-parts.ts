@@ -1,13 +1,15 @@
 // The three parts of the production build, each built only when out of date. The server knows its
 // inputs exactly (esbuild's list, in dist/build.json); the widget and the web app are fingerprinted
 // by the files of their folders and of @consentry/events, which they import (path, size and
-// modification time of each), kept in their dist/ after a build.
+// modification time of each), kept in their dist/ after a build. Each dist/ then gets the Brotli and
+// gzip forms of its files (precompress.ts).
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { isBundleFresh, repoRoot } from '../bin/build-manifest.mjs';
+import { precompressDir } from './precompress';
 import { buildServer } from './server-bundle';
 
 export type Part = 'widget' | 'web' | 'server';
@@ -51,13 +53,18 @@ async function buildFolderPart({ part, workspace, folder }: FolderPart, force: b
   const started = performance.now();
   const stampPath = path.join(repoRoot, folder, 'dist', stampFile);
   const before = folderFingerprint([folder, 'events']);
-  if (!force && existsSync(stampPath) && readFileSync(stampPath, 'utf8') === before) return { part, built: false, ms: performance.now() - started };
+  if (!force && existsSync(stampPath) && readFileSync(stampPath, 'utf8') === before) {
+    // Up to date, but perhaps built before its files had compressed forms: those are made now.
+    await precompressDir(path.join(repoRoot, folder, 'dist'));
+    return { part, built: false, ms: performance.now() - started };
+  }
   try {
     await run('npm', ['run', 'build', '-w', workspace], { cwd: repoRoot, maxBuffer: 16 * 1024 * 1024 });
   } catch (error) {
     const output = error as { stdout?: string; stderr?: string };
     throw new Error(`the ${part} did not build:\n${output.stdout ?? ''}${output.stderr ?? ''}`);
   }
+  await precompressDir(path.join(repoRoot, folder, 'dist'));
   // Taken again: a file saved while the build ran must make the next build run too.
   const after = folderFingerprint([folder, 'events']);
   if (after === before) writeFileSync(stampPath, before);

@@ -578,7 +578,7 @@ describe('the widget’s identification assets', () => {
     expect(script.statusCode).toBe(200);
     expect(script.body).toBe('/* identify */');
     expect(script.headers['content-type']).toBe('application/javascript; charset=utf-8');
-    expect(script.headers['cache-control']).toBe('public, max-age=300');
+    expect(script.headers['cache-control']).toBe('public, max-age=300, stale-while-revalidate=86400');
     expect(script.headers['x-content-type-options']).toBe('nosniff');
     expect((await ingest.app.inject({ method: 'GET', url: '/identify.js', headers: { 'if-none-match': String(script.headers.etag) } })).statusCode).toBe(304);
 

@@ -2,8 +2,6 @@
 // and the banner's texts in one language; cacheable), the consent rule for the visitor's region (per
 // visitor, so the config stays cacheable), the owner's logo as an image (the config would otherwise
 // carry up to 2 MB), and the form capture it loads once a visitor allowed identification.
-import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import {
   bannerLanguage,
   bannerTextsFor,
@@ -19,7 +17,7 @@ import {
 } from '@consentry/events';
 import type { Db } from '@consentry/infra';
 import { findBranding, getLatestScanItems, getWebsiteByEmbedCode } from '@consentry/projections';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { clientIp } from '../client-ip';
@@ -30,6 +28,7 @@ import { normaliseIp } from '../enrich/ip-address';
 import { ruleFor } from '../enrich/rule';
 import type { WebsiteResolver } from '../website-resolver';
 import { createBannerTextsPublisher } from './banner-texts';
+import { encodeAnswer, plainAnswer, readEncodedFile, sendEncoded, type EncodedAnswer } from './encoded-answers';
 import { servicesWithDetected } from './detected-services';
 
 export interface WidgetAssetOptions {
@@ -78,24 +77,22 @@ const widgetConfigQuery = z.object({
 
 const widgetRuleAnswer = z.object({ region: regionCode.nullable(), rule: consentRule });
 
-function sendCached(request: FastifyRequest, reply: FastifyReply, body: string | Buffer, contentType: string, maxAgeSeconds: number) {
-  const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-  reply
-    .header('cache-control', `public, max-age=${maxAgeSeconds}`)
-    .header('etag', etag)
-    .header('access-control-allow-origin', '*')
-    // Owners' performance tools (and our banner benchmark) may see how long these took.
-    .header('timing-allow-origin', '*')
-    .header('x-content-type-options', 'nosniff');
-  if (request.headers['if-none-match'] === etag) return reply.code(304).send();
-  return reply.type(contentType).send(body);
-}
+/**
+ * The loader URL every site embeds (and the form capture it adds): kept 5 minutes, then used while it is
+ * revalidated in the background (a 304 when unchanged), so a release reaches every site within minutes
+ * and no page waits on the revalidation.
+ */
+export const scriptCacheControl = 'public, max-age=300, stale-while-revalidate=86400';
+const configCacheControl = 'public, max-age=60';
+const logoCacheControl = 'public, max-age=300';
 
-/** A built script, read once and kept; a failed read is tried again on the next request. */
-function scriptFile(filePath: string) {
-  let script: Promise<Buffer> | undefined;
+/** A built script and its compressed forms, read once and kept; a failed read is tried again on the next request. */
+function scriptFile(filePath: string, log: FastifyBaseLogger) {
+  let script: Promise<EncodedAnswer> | undefined;
   return () => {
-    script ??= readFile(filePath).catch((error: unknown) => {
+    script ??= readEncodedFile(filePath, () =>
+      log.warn({ path: filePath }, 'the built .br or .gz beside this script is missing or stale: compressed in memory instead (npm run build -w @consentry/widget writes them)'),
+    ).catch((error: unknown) => {
       script = undefined;
       throw error;
     });
@@ -104,23 +101,25 @@ function scriptFile(filePath: string) {
 }
 
 export const widgetAssetRoutes: FastifyPluginAsyncZod<WidgetAssetOptions> = async (app, options) => {
-  const loadScript = scriptFile(options.widgetScriptPath);
-  const loadIdentifyScript = scriptFile(options.identifyScriptPath);
+  const loadScript = scriptFile(options.widgetScriptPath, app.log);
+  const loadIdentifyScript = scriptFile(options.identifyScriptPath, app.log);
 
-  app.get('/widget.js', async (request, reply) => {
-    let body: Buffer;
+  // These routes send their own compressed forms (encoded-answers.ts); the ingest-wide on-the-fly
+  // compression leaves them alone.
+  app.get('/widget.js', { compress: false }, async (request, reply) => {
+    let body: EncodedAnswer;
     try {
       body = await loadScript();
     } catch {
       request.log.error({ path: options.widgetScriptPath }, 'widget.js is not built');
       return reply.code(503).send({ error: { code: 'WIDGET_NOT_BUILT', message: 'widget.js is not built: run npm run build -w @consentry/widget' } });
     }
-    return sendCached(request, reply, body, 'application/javascript; charset=utf-8', 300);
+    return sendEncoded(request, reply, body, 'application/javascript; charset=utf-8', scriptCacheControl);
   });
 
   // Served like widget.js: a static script from our origin, cached, sniffing off, no inline anything.
-  app.get('/identify.js', async (request, reply) => {
-    let body: Buffer;
+  app.get('/identify.js', { compress: false }, async (request, reply) => {
+    let body: EncodedAnswer;
     try {
       body = await loadIdentifyScript();
     } catch {
@@ -130,7 +129,7 @@ export const widgetAssetRoutes: FastifyPluginAsyncZod<WidgetAssetOptions> = asyn
         .header('access-control-allow-origin', '*')
         .send({ error: { code: 'IDENTIFY_SCRIPT_NOT_BUILT', message: 'identify.js is not built: run npm run build -w @consentry/widget' } });
     }
-    return sendCached(request, reply, body, 'application/javascript; charset=utf-8', 300);
+    return sendEncoded(request, reply, body, 'application/javascript; charset=utf-8', scriptCacheControl);
   });
 
   async function activeWebsite(embedCode: string) {
@@ -142,7 +141,9 @@ export const widgetAssetRoutes: FastifyPluginAsyncZod<WidgetAssetOptions> = asyn
 
   const bannerTexts = createBannerTextsPublisher(options.pool);
   const configTtlMs = options.configCacheTtlMs ?? 5_000;
-  const configCache = new Map<string, { body: Promise<string>; expires: number }>();
+  // Each entry holds the rendered config compressed (once per distinct content: a config rendered
+  // again the same reuses the forms of the one before).
+  const configCache = new Map<string, { body: Promise<EncodedAnswer>; expires: number }>();
   const renderConfig = async (embedCode: string, asked: string | undefined): Promise<string> => {
     const website = await activeWebsite(embedCode);
     const branding = await findBranding(options.pool, website.ownerId);
@@ -176,7 +177,7 @@ export const widgetAssetRoutes: FastifyPluginAsyncZod<WidgetAssetOptions> = asyn
         : {}),
     });
   };
-  const cachedConfig = (embedCode: string, asked: string | undefined): Promise<string> => {
+  const cachedConfig = (embedCode: string, asked: string | undefined): Promise<EncodedAnswer> => {
     const now = Date.now();
     // One entry per shipped language; every other `lang` shares the default's entry, so bogus values
     // neither grow the cache nor miss it.
@@ -185,7 +186,10 @@ export const widgetAssetRoutes: FastifyPluginAsyncZod<WidgetAssetOptions> = asyn
     const hit = configCache.get(key);
     if (hit && hit.expires > now) return hit.body;
     if (configCache.size >= 10_000) configCache.clear();
-    const body = renderConfig(embedCode, shipped.success ? shipped.data : undefined);
+    const previous = hit?.body.catch(() => undefined);
+    const body = renderConfig(embedCode, shipped.success ? shipped.data : undefined).then(async (json) =>
+      encodeAnswer(Buffer.from(json), await previous),
+    );
     configCache.set(key, { body, expires: now + configTtlMs });
     // Unknown or inactive websites and failures are not remembered.
     body.catch(() => configCache.delete(key));
@@ -195,6 +199,7 @@ export const widgetAssetRoutes: FastifyPluginAsyncZod<WidgetAssetOptions> = asyn
   app.get(
     '/api/widget/config/:embedCode',
     {
+      compress: false,
       schema: {
         params: embedCodeParams,
         querystring: widgetConfigQuery,
@@ -204,7 +209,7 @@ export const widgetAssetRoutes: FastifyPluginAsyncZod<WidgetAssetOptions> = asyn
     async (request, reply) => {
       reply.header('access-control-allow-origin', '*');
       const body = await cachedConfig(request.params.embedCode, request.query.lang);
-      return sendCached(request, reply, body, 'application/json; charset=utf-8', 60);
+      return sendEncoded(request, reply, body, 'application/json; charset=utf-8', configCacheControl);
     },
   );
 
@@ -227,7 +232,7 @@ export const widgetAssetRoutes: FastifyPluginAsyncZod<WidgetAssetOptions> = asyn
 
   app.get(
     '/api/widget/logo/:embedCode',
-    { schema: { params: embedCodeParams } },
+    { compress: false, schema: { params: embedCodeParams } },
     async (request, reply) => {
       const website = await activeWebsite(request.params.embedCode);
       const logo = (await findBranding(options.pool, website.ownerId))?.logoUrl;
@@ -235,7 +240,9 @@ export const widgetAssetRoutes: FastifyPluginAsyncZod<WidgetAssetOptions> = asyn
       if (!match) throw new IngestError(404, 'NO_LOGO', 'This website has no logo');
       // An SVG served from our origin must not be able to run script if opened directly.
       reply.header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; sandbox");
-      return sendCached(request, reply, Buffer.from(match[2]!, 'base64'), match[1]!, 300);
+      // Images are compressed already: sent as they are.
+      const image = Buffer.from(match[2]!, 'base64');
+      return sendEncoded(request, reply, plainAnswer(image), match[1]!, logoCacheControl);
     },
   );
 };
