@@ -13,7 +13,7 @@ import {
 } from './identification';
 import { ItemPurposeAssigned, ScanCompleted, ScanFailed, ScanRequested } from './scan';
 import { BrandingChanged } from './branding';
-import { EventsPurged, LedgerSealed, OwnerErased, SubjectErased } from './compliance';
+import { EventsPurged, LedgerSealed, OwnerErased, SealTimestamped, SubjectErased } from './compliance';
 import { ConsentDeclined, ConsentGiven } from './consent';
 import {
   type EventCategory,
@@ -58,6 +58,7 @@ export const eventCatalogue = catalogueOf({
   SiteContentChanged,
   ConsentsExported,
   LedgerSealed,
+  SealTimestamped,
   EventsPurged,
   SubjectErased,
   OwnerErased,

@@ -216,5 +216,30 @@ export type OwnerErasedData = z.infer<typeof OwnerErasedData>;
 export const OwnerErased = defineEvent({ type: 'OwnerErased', version: 1, category: 'compliance', schema: OwnerErasedData });
 export type OwnerErased = EventOf<typeof OwnerErased>;
 
-export type ComplianceEvent = LedgerSealed | EventsPurged | SubjectErased | OwnerErased;
-export const complianceEventTypes = ['LedgerSealed', 'EventsPurged', 'SubjectErased', 'OwnerErased'] as const satisfies readonly ComplianceEvent['type'][];
+/** The stream every time-stamp token is appended to, whichever authority gave it. */
+export const sealTimestampStreamId = 'ledger-seal-timestamps';
+
+/**
+ * An RFC 3161 time-stamp token for a seal's hash, from a Time-Stamping Authority the operator
+ * configured (TSA_URL): proof from someone other than the operator that the seal — and, through the
+ * chain, every seal before it — existed by `genTime`. The token itself (DER, base64) is what a
+ * verifier checks; the other fields say which seal and authority it is about and what it said.
+ */
+export const SealTimestampedData = z.strictObject({
+  sequence: z.int().min(1),
+  sealHash: sha256Hex,
+  /** The authority's URL, as configured. */
+  tsa: z.url({ protocol: /^https?$/ }).max(2048),
+  /** The TimeStampToken (a CMS ContentInfo with SignedData over TSTInfo), DER, base64. */
+  token: z.string().regex(/^[A-Za-z0-9+/]+={0,2}$/).max(65_536),
+  /** The time the authority put in the token (TSTInfo genTime). */
+  genTime: isoDateTime,
+  /** The token's serial number (TSTInfo serialNumber), lower-case hex. */
+  serialNumber: z.string().regex(/^[0-9a-f]{1,64}$/),
+});
+export type SealTimestampedData = z.infer<typeof SealTimestampedData>;
+export const SealTimestamped = defineEvent({ type: 'SealTimestamped', version: 1, category: 'compliance', schema: SealTimestampedData });
+export type SealTimestamped = EventOf<typeof SealTimestamped>;
+
+export type ComplianceEvent = LedgerSealed | SealTimestamped | EventsPurged | SubjectErased | OwnerErased;
+export const complianceEventTypes = ['LedgerSealed', 'SealTimestamped', 'EventsPurged', 'SubjectErased', 'OwnerErased'] as const satisfies readonly ComplianceEvent['type'][];

@@ -295,6 +295,14 @@ export const exampleEventData: { readonly [T in EventType]: EventData<T> } = {
     sealHash: '2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae',
     signature: `${'A'.repeat(86)}==`,
   },
+  SealTimestamped: {
+    sequence: 2,
+    sealHash: '2c26b46b68ffc68ff99b453c1d30413413422d706483bfa0f98a5e886266e7ae',
+    tsa: 'https://tsa.example.com/tsr',
+    token: 'MIIB',
+    genTime: '2024-05-08T08:00:01.000Z',
+    serialNumber: '1f',
+  },
   EventsPurged: {
     purgeId: exampleIds.exportId,
     websiteId: exampleIds.websiteId,

@@ -1,6 +1,7 @@
 // Configuration from environment variables, validated once at start. Each mistake gets its own
 // line naming the variable, what it must be and what it was, so a wrong deployment fails loudly
 // before it touches any data.
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -81,6 +82,26 @@ const envSchema = z
     /** The Ed25519 key that signs the ledger's seals; created on first start. Default: DATA_DIR/seal-key.pem. */
     SEAL_KEY_FILE: z.preprocess(emptyToUndefined, z.string().min(1).max(4096).optional()),
     SEAL_INTERVAL_SECONDS: wholeNumber(1, 3600, 5),
+    /**
+     * RFC 3161 Time-Stamping Authorities that date the seals (docs/compliance.md, "Time-stamped
+     * seals"): one URL or several, comma-separated. Unset: seals are not time-stamped.
+     */
+    TSA_URL: z.preprocess(
+      emptyToUndefined,
+      z
+        .string()
+        .default('')
+        .transform((value) => value.split(',').map((part) => part.trim()).filter(Boolean))
+        .refine((urls) => urls.length <= 5, 'must name at most 5 authorities')
+        .refine(
+          (urls) => urls.every((url) => URL.canParse(url) && /^https?:$/.test(new URL(url).protocol) && url.length <= 2048),
+          'must be http(s) URLs of time-stamping authorities, comma-separated, e.g. https://freetsa.org/tsr',
+        ),
+    ),
+    /** The authorities' CA certificates (PEM) that `verify` and receipts trust; default: the public roots Node ships. */
+    TSA_CA_FILE: z.preprocess(emptyToUndefined, z.string().min(1).max(4096).optional()),
+    /** How often the newest seal is sent to each authority (one request per authority and round). */
+    TSA_INTERVAL_SECONDS: wholeNumber(10, 86_400, 300),
     /** Whether `start` runs the cookie scanner's queue (scans need Debian's chromium package). */
     SCANNER: z.preprocess(emptyToUndefined, z.enum(['on', 'off'], { error: 'must be on or off' }).default('on')),
     /**
@@ -211,6 +232,17 @@ const envSchema = z
     if ((env.ADMIN_USERNAME === undefined) !== (env.ADMIN_PASSWORD === undefined)) {
       const [missing, given] = env.ADMIN_USERNAME === undefined ? ['ADMIN_USERNAME', 'ADMIN_PASSWORD'] : ['ADMIN_PASSWORD', 'ADMIN_USERNAME'];
       ctx.addIssue({ code: 'custom', path: [missing], message: `must be set when ${given} is` });
+    }
+    if (env.TSA_CA_FILE !== undefined) {
+      let pem = '';
+      try {
+        pem = readFileSync(env.TSA_CA_FILE, 'utf8');
+      } catch {
+        ctx.addIssue({ code: 'custom', path: ['TSA_CA_FILE'], message: 'cannot be read (a PEM file of the time-stamping authorities’ CA certificates)' });
+      }
+      if (pem !== '' && !pem.includes('-----BEGIN CERTIFICATE-----')) {
+        ctx.addIssue({ code: 'custom', path: ['TSA_CA_FILE'], message: 'holds no PEM certificate (-----BEGIN CERTIFICATE-----)' });
+      }
     }
     // Each provider's settings are needed only when it is chosen.
     const needed = { http: ['ENRICHMENT_URL', 'ENRICHMENT_SECRET'], hunter: ['HUNTER_API_KEY'], off: [] } as const;

@@ -1,4 +1,5 @@
 // Configuration validation: defaults, and one clear line per mistake without leaking secrets.
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config';
 
@@ -36,6 +37,22 @@ describe('when values are wrong', () => {
       expect.stringMatching(/^LOG_LEVEL: .* \(got "loud"\)$/),
     ]);
     expect((error as Error).message).not.toContain('hunter2');
+  });
+
+  it('takes time-stamping authorities as a comma-separated list, off by default, every 300 s', () => {
+    expect(loadConfig({})).toMatchObject({ TSA_URL: [], TSA_INTERVAL_SECONDS: 300 });
+    expect(loadConfig({}).TSA_CA_FILE).toBeUndefined();
+    expect(loadConfig({ TSA_URL: ' https://a.example/tsr , http://b.example:318/ ', TSA_INTERVAL_SECONDS: '60' })).toMatchObject({
+      TSA_URL: ['https://a.example/tsr', 'http://b.example:318/'],
+      TSA_INTERVAL_SECONDS: 60,
+    });
+  });
+
+  it('refuses an authority that is not an http(s) URL, and a CA file that is missing or holds no certificate', () => {
+    expect(() => loadConfig({ TSA_URL: 'ftp://tsa.example/' })).toThrow(/TSA_URL: must be http\(s\) URLs of time-stamping authorities/);
+    expect(() => loadConfig({ TSA_CA_FILE: '/nonexistent/tsa-ca.pem' })).toThrow(/TSA_CA_FILE: cannot be read/);
+    expect(() => loadConfig({ TSA_CA_FILE: fileURLToPath(import.meta.url) })).toThrow(/TSA_CA_FILE: holds no PEM certificate/);
+    expect(() => loadConfig({ TSA_INTERVAL_SECONDS: '5' })).toThrow(/TSA_INTERVAL_SECONDS/);
   });
 
   it('refuses a port out of range', () => {

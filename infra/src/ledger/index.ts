@@ -22,6 +22,7 @@ export {
   readLatestSeal,
   sealAll,
   sealHashOf,
+  sealHeaderJson,
   sealNext,
   SealKeyMismatchError,
   startSealer,
@@ -31,5 +32,16 @@ export {
   type SealOptions,
 } from './seals';
 export { createRecentDigests, sealedDigestOf, type RecentDigests, type SealedDigest } from './recent-digests';
-export { verifyLedger, type VerifyFinding, type VerifyFindingKind, type VerifyReport } from './verify';
+export { verifyLedger, type TimestampSummary, type VerifyFinding, type VerifyFindingKind, type VerifyReport } from './verify';
+export {
+  buildTimestampRequest,
+  loadTrustAnchors,
+  requestTimestamp,
+  TimestampRequestError,
+  verifyTimestampToken,
+  type ObtainedTimestamp,
+  type TimestampCheck,
+  type TimestampProblem,
+} from './timestamps';
+export { readSealTimestamps, startTimestamper, timestampLatestSeal, type RunningTimestamper } from './timestamper';
 export { proveEvent, readSealedEventById, type InclusionProof, type ProvenEvent } from './proof';

@@ -15,11 +15,14 @@ import type { SealSigner } from './signing-key';
 
 export type SealHeader = Omit<LedgerSealedData, 'sealHash' | 'signature'>;
 
-/** What a seal's signature signs and the next seal chains to: SHA-256 of the header's canonical JSON. */
-export const sealHashOf = (seal: SealHeader | LedgerSealedData): string => {
+/** The seal's header as canonical JSON: what its hash is of (and what a time-stamp token stamps). */
+export const sealHeaderJson = (seal: SealHeader | LedgerSealedData): string => {
   const { sequence, after, last, eventCount, merkleRoot: root, previousSealHash, sealedAt, keyId } = seal;
-  return sha256Hex(canonicalJson({ sequence, after, last, eventCount, merkleRoot: root, previousSealHash, sealedAt, keyId }));
+  return canonicalJson({ sequence, after, last, eventCount, merkleRoot: root, previousSealHash, sealedAt, keyId });
 };
+
+/** What a seal's signature signs and the next seal chains to: SHA-256 of the header's canonical JSON. */
+export const sealHashOf = (seal: SealHeader | LedgerSealedData): string => sha256Hex(sealHeaderJson(seal));
 
 export interface StoredSeal {
   readonly data: LedgerSealedData;

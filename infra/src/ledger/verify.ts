@@ -8,8 +8,11 @@ import { sealStreamId, type EventsPurgedData, type LedgerSealedData, type OwnerE
 import type { Queryable } from '../db/pool';
 import { merkleRoot } from './merkle';
 import { eventDigest, readSealedEvents, unpackDigests, unpackPositions, type LogKey } from './sealed-events';
-import { sealHashOf } from './seals';
+import { sealHashOf, sealHeaderJson } from './seals';
 import { keyIdOf, verifySealSignature } from './signing-key';
+import { readSealTimestamps } from './timestamper';
+import { loadTrustAnchors, verifyTimestampToken } from './timestamps';
+import type { Certificate } from 'pkijs';
 
 export type VerifyFindingKind =
   | 'altered'
@@ -21,7 +24,8 @@ export type VerifyFindingKind =
   | 'bad-seal-hash'
   | 'bad-signature'
   | 'unknown-key'
-  | 'bad-leaves';
+  | 'bad-leaves'
+  | 'bad-timestamp';
 
 export interface VerifyFinding {
   readonly kind: VerifyFindingKind;
@@ -44,7 +48,18 @@ export interface VerifyReport {
   readonly erased: number;
   /** Committed events after the last seal (sealed on the sealer's next round). */
   readonly unsealed: number;
+  readonly timestamps: TimestampSummary;
   readonly findings: readonly VerifyFinding[];
+}
+
+/** What the RFC 3161 tokens in the log prove (docs/compliance.md, "Time-stamped seals"). */
+export interface TimestampSummary {
+  readonly tokens: number;
+  readonly verified: number;
+  /** The newest seal a verified token dates; every seal before it existed by then too (the chain). */
+  readonly stampedThrough: { readonly sequence: number; readonly genTime: string; readonly tsa: string } | null;
+  /** Seals newer than that one: no authority has dated them yet. */
+  readonly sealsNotStamped: number;
 }
 
 export interface VerifyOptions {
@@ -53,6 +68,8 @@ export interface VerifyOptions {
   readonly onProgress?: (progress: { readonly seals: number; readonly totalSeals: number; readonly events: number }) => void;
   /** Stop collecting after this many findings (default 100); the first one is the one that matters. */
   readonly maxFindings?: number;
+  /** The time-stamping authorities' CA certificates trusted (TSA_CA_FILE); default: the public roots Node ships. */
+  readonly tsaTrustAnchors?: readonly Certificate[];
 }
 
 interface SealRow {
@@ -175,12 +192,52 @@ export async function verifyLedger(db: Queryable, options: VerifyOptions): Promi
     options.onProgress?.({ seals: index + 1, totalSeals: seals.length, events: eventsChecked + purged });
   }
 
+  const timestamps = await verifyTimestamps(
+    db,
+    new Map(seals.map(({ sequence, data }) => [sequence, data])),
+    options.tsaTrustAnchors ?? loadTrustAnchors(),
+    (finding) => report(finding),
+  );
+
   const last = previous?.last ?? null;
   const { rows: tail } = await db.query<{ count: number }>({
     text: 'SELECT count(*)::int8 AS count FROM events WHERE (transaction_id, position) > ($1::xid8, $2::int8)',
     values: [last?.transactionId ?? '0', last?.position ?? 0],
   });
-  return { ok: findings.length === 0, seals: seals.length, eventsChecked, purged, erased, unsealed: tail[0]?.count ?? 0, findings };
+  return { ok: findings.length === 0, seals: seals.length, eventsChecked, purged, erased, unsealed: tail[0]?.count ?? 0, timestamps, findings };
+}
+
+/** Checks every token against the seal it names; a token that does not prove its seal is a finding. */
+async function verifyTimestamps(
+  db: Queryable,
+  seals: ReadonlyMap<number, LedgerSealedData>,
+  trusted: readonly Certificate[],
+  report: (finding: VerifyFinding) => void,
+): Promise<TimestampSummary> {
+  const tokens = await readSealTimestamps(db);
+  let verified = 0;
+  let stampedThrough: TimestampSummary['stampedThrough'] = null;
+  for (const token of tokens) {
+    const seal = seals.get(token.sequence);
+    const range = seal ? { after: seal.after, last: seal.last } : null;
+    const finding = (message: string) => report({ kind: 'bad-timestamp', seal: token.sequence, range, message: `seal ${token.sequence}, token ${token.serialNumber} from ${token.tsa}: ${message}` });
+    if (!seal) {
+      finding('the seal it dates is not in the chain');
+      continue;
+    }
+    if (seal.sealHash !== token.sealHash) {
+      finding(`it names seal hash ${token.sealHash}, but the seal's hash is ${seal.sealHash}`);
+      continue;
+    }
+    const check = await verifyTimestampToken(token.token, Buffer.from(sealHeaderJson(seal)), trusted);
+    if (!check.ok) {
+      finding(`${check.problem}: ${check.message}`);
+      continue;
+    }
+    verified++;
+    if (!stampedThrough || token.sequence > stampedThrough.sequence) stampedThrough = { sequence: token.sequence, genTime: check.genTime!, tsa: check.tsa ?? token.tsa };
+  }
+  return { tokens: tokens.length, verified, stampedThrough, sealsNotStamped: seals.size - (stampedThrough?.sequence ?? 0) };
 }
 
 function sameKey(a: LogKey | null, b: LogKey | null): boolean {

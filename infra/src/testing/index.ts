@@ -10,3 +10,4 @@ export * from './browser';
 export * from './log-visibility';
 export * from './tables-holding';
 export * from './vanishing-host';
+export * from './time-stamping-authority';

@@ -21,6 +21,7 @@ import {
   migrateDatabase,
   startEmbeddedPostgres,
   startSealer,
+  startTimestamper,
   createRecentDigests,
   type RecentDigests,
   type Bus,
@@ -337,6 +338,16 @@ export async function startSystem(config: Config, options: SystemOptions = {}): 
       onError: (error) => logger.error({ err: error, component: 'sealer' }, 'Sealing failed; retrying on the next round'),
     });
     cleanup.push(() => sealer.stop());
+    // Dates the head of the seal chain with each configured RFC 3161 authority (docs/compliance.md,
+    // "Time-stamped seals"); an authority that is down is asked again later, and nothing waits on it.
+    if (config.TSA_URL.length > 0) {
+      const timestamper = startTimestamper(pool, {
+        tsaUrls: config.TSA_URL,
+        intervalMs: config.TSA_INTERVAL_SECONDS * 1000,
+        onError: (error, tsaUrl) => logger.warn({ err: error, component: 'timestamper', tsa: tsaUrl }, 'Time-stamping the newest seal failed; asking again later'),
+      });
+      cleanup.push(() => timestamper.stop());
+    }
     const workerId = `${hostname()}:${process.pid}`;
 
     // Cookie scans, SCAN_RUNNERS at a time per process, fairly across owners (docs/scanner.md): the

@@ -3,7 +3,7 @@ import { createPublicKey } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { buildConsentReceipt } from '@consentry/api';
-import { readLatestSeal, sealAll, verifyLedger, type Config } from '@consentry/infra';
+import { loadTrustAnchors, readLatestSeal, sealAll, verifyLedger, type Config, type TimestampSummary } from '@consentry/infra';
 import { formatCount, processIo, progressBar, withJobDatabase, type JobIo } from './job';
 import { ownSealPublicKey, sealSignerFor } from '../seal-key';
 
@@ -30,13 +30,16 @@ export async function runSeal(config: Config, args: readonly string[], io: JobIo
 }
 
 export async function runVerify(config: Config, args: readonly string[], io: JobIo = processIo): Promise<number> {
-  const { values } = parseArgs({ args: [...args], options: { 'public-key': { type: 'string' }, json: { type: 'boolean' } }, strict: true });
+  const { values } = parseArgs({ args: [...args], options: { 'public-key': { type: 'string' }, 'tsa-ca': { type: 'string' }, json: { type: 'boolean' } }, strict: true });
   // The trusted key: a published one given with --public-key, or this server's own.
   const published = values['public-key'] ? createPublicKey(await readFile(values['public-key'], 'utf8')) : undefined;
+  // The time-stamping authorities trusted: --tsa-ca, else TSA_CA_FILE, else the public roots.
+  const tsaCaFile = values['tsa-ca'] ?? config.TSA_CA_FILE;
+  const tsaTrustAnchors = loadTrustAnchors(tsaCaFile === undefined ? undefined : await readFile(tsaCaFile, 'utf8'));
   const bar = progressBar(io, 'verify', 'seals');
   const started = performance.now();
   const report = await withJobDatabase(config, async (pool) =>
-    verifyLedger(pool, { publicKey: published ?? (await ownSealPublicKey(config, pool)), onProgress: ({ seals, totalSeals }) => bar.update(seals, totalSeals) }),
+    verifyLedger(pool, { publicKey: published ?? (await ownSealPublicKey(config, pool)), tsaTrustAnchors, onProgress: ({ seals, totalSeals }) => bar.update(seals, totalSeals) }),
   );
   bar.stop();
   const seconds = (performance.now() - started) / 1000;
@@ -48,6 +51,7 @@ export async function runVerify(config: Config, args: readonly string[], io: Job
         `${formatCount(report.purged)} purged and ${formatCount(report.erased)} erased as recorded, ` +
         `${formatCount(report.unsealed)} not sealed yet (${seconds.toFixed(1)} s).\n`,
     );
+    io.out(describeTimestamps(report.timestamps, report.seals, config.TSA_URL.length > 0));
     if (report.ok) io.out('The ledger verifies: nothing sealed was altered, removed or reordered.\n');
     else {
       io.out(`The ledger does NOT verify. First mismatch:\n  ${report.findings[0]!.message}\n`);
@@ -55,6 +59,21 @@ export async function runVerify(config: Config, args: readonly string[], io: Job
     }
   }
   return report.ok ? 0 : 1;
+}
+
+/** What the time-stamps prove, in a sentence; a seal no authority dated yet is said, not hidden. */
+export function describeTimestamps(timestamps: TimestampSummary, seals: number, configured: boolean): string {
+  const { stampedThrough, sealsNotStamped, tokens, verified } = timestamps;
+  if (tokens === 0) {
+    return configured
+      ? 'Time-stamps: none yet (TSA_URL is set; the newest seal is sent to each authority every TSA_INTERVAL_SECONDS).\n'
+      : 'Time-stamps: none (no time-stamping authority is configured: TSA_URL).\n';
+  }
+  const through = stampedThrough
+    ? `seals 1 to ${formatCount(stampedThrough.sequence)} existed by ${stampedThrough.genTime} (${stampedThrough.tsa})`
+    : 'no seal is dated by a token that verifies';
+  const newer = sealsNotStamped > 0 ? `; ${formatCount(sealsNotStamped)} newer ${sealsNotStamped === 1 ? 'seal is' : 'seals are'} not time-stamped yet` : '';
+  return `Time-stamps: ${formatCount(verified)} of ${formatCount(tokens)} tokens verify: ${through}${newer} (of ${formatCount(seals)} seals).\n`;
 }
 
 export async function runReceipt(config: Config, args: readonly string[], io: JobIo = processIo): Promise<number> {
