@@ -44,4 +44,15 @@ export {
   type TimestampProblem,
 } from './timestamps';
 export { readSealTimestamps, startTimestamper, timestampLatestSeal, type RunningTimestamper } from './timestamper';
+export {
+  readSealFeed,
+  witnessSeals,
+  type FeedSeal,
+  type SealFeedPage,
+  type WitnessEvidence,
+  type WitnessOutcome,
+  type WitnessProblem,
+  type WitnessSource,
+  type WitnessState,
+} from './witness';
 export { proveEvent, readSealedEventById, type InclusionProof, type ProvenEvent } from './proof';

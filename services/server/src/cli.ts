@@ -28,8 +28,12 @@ Commands:
   seal [--new-key]            seal everything committed so far (start also seals every few seconds);
                               --new-key: the ledger's key is lost, sign on with SEAL_KEY_FILE's
                               key (made if there is none)
-  verify [--public-key FILE] [--json]
-                              recompute every seal from the log; name the first mismatch
+  verify [--public-key FILE] [--tsa-ca FILE] [--json]
+                              recompute every seal from the log; name the first mismatch; check
+                              the seals' RFC 3161 time-stamps and say how far the chain is dated
+  witness URL [--state FILE] [--json]
+                              follow another installation's chain of seals from outside it: exits
+                              1 with the evidence when the history seen before was rewritten
   purge [--dry-run] [--website ID]
                               remove events older than each website's retention period
   receipt CONSENT_ID          print the consent receipt with its inclusion proof (JSON)
@@ -86,6 +90,8 @@ async function main(argv: readonly string[]): Promise<number> {
       return (await import('./commands/subject')).runSubject(config, rest);
     case 'status':
       return (await import('./commands/status')).runStatus(config, rest);
+    case 'witness':
+      return (await import('./commands/witness')).runWitness(rest, undefined, { dataDir: config.DATA_DIR });
     default:
       process.stderr.write(`Unknown command: ${command}\n\n${usage}`);
       return 2;

@@ -5457,6 +5457,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/.well-known/consentry/seals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The chain of seals, for witnesses: seals after `after`, oldest first, with their time-stamp tokens
+         * @description Page with `after` = the last sequence received. A witness keeps the newest head it accepted and checks that every later seal extends it (docs/compliance.md, "Witnessed seals"); `head` is the newest seal now.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    after?: number;
+                    limit?: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SealFeed"];
+                    };
+                };
+                /** @description Default Response */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/consents/{consentId}/receipt": {
         parameters: {
             query?: never;
@@ -6254,6 +6305,43 @@ export interface components {
                 howTo: string;
             };
         };
+        /** @description A page of the chain of seals, oldest first, with their RFC 3161 time-stamp tokens */
+        SealFeedInput: {
+            readonly seals: {
+                sequence: number;
+                after: {
+                    transactionId: string;
+                    position: number;
+                } | null;
+                last: {
+                    transactionId: string;
+                    position: number;
+                };
+                eventCount: number;
+                merkleRoot: string;
+                previousSealHash: string | null;
+                /** Format: date-time */
+                sealedAt: string;
+                keyId: string;
+                sealHash: string;
+                signature: string;
+                readonly timestamps: {
+                    sequence: number;
+                    sealHash: string;
+                    /** Format: uri */
+                    tsa: string;
+                    token: string;
+                    /** Format: date-time */
+                    genTime: string;
+                    serialNumber: string;
+                }[];
+            }[];
+            /** @description The newest seal now */
+            head: {
+                sequence: number;
+                sealHash: string;
+            } | null;
+        };
         PasswordResetLinkInput: {
             /** @description The single-use link; shown once */
             resetUrl: string;
@@ -6991,6 +7079,43 @@ export interface components {
                 keyId: string;
                 howTo: string;
             };
+        };
+        /** @description A page of the chain of seals, oldest first, with their RFC 3161 time-stamp tokens */
+        SealFeed: {
+            readonly seals: {
+                sequence: number;
+                after: {
+                    transactionId: string;
+                    position: number;
+                } | null;
+                last: {
+                    transactionId: string;
+                    position: number;
+                };
+                eventCount: number;
+                merkleRoot: string;
+                previousSealHash: string | null;
+                /** Format: date-time */
+                sealedAt: string;
+                keyId: string;
+                sealHash: string;
+                signature: string;
+                readonly timestamps: {
+                    sequence: number;
+                    sealHash: string;
+                    /** Format: uri */
+                    tsa: string;
+                    token: string;
+                    /** Format: date-time */
+                    genTime: string;
+                    serialNumber: string;
+                }[];
+            }[];
+            /** @description The newest seal now */
+            head: {
+                sequence: number;
+                sealHash: string;
+            } | null;
         };
         PasswordResetLink: {
             /** @description The single-use link; shown once */

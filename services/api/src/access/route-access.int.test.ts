@@ -90,6 +90,7 @@ const accessByRoute: Record<string, AccessRule> = {
   'POST /api/verify-installation': 'signedIn',
   'GET /api/events': 'signedIn',
   'GET /.well-known/consentry/seal-key': 'public',
+  'GET /.well-known/consentry/seals': 'public',
   'GET /api/consents/{consentId}/receipt': 'signedIn',
 };
 

@@ -118,6 +118,7 @@ export interface ReceiptOptions {
 }
 
 export const sealKeyPath = '/.well-known/consentry/seal-key';
+export const sealFeedPath = '/.well-known/consentry/seals';
 
 /** The receipt of consent event `consentId`, or null when there is no consent event with that id. */
 export async function buildConsentReceipt(db: Queryable, consentId: string, options: ReceiptOptions): Promise<ConsentReceipt | null> {

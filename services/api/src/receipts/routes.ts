@@ -2,11 +2,11 @@
 // website (or an admin), and the public half of the seal key at a well-known URL for anyone.
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { appliedRule, LedgerSealedData } from '@consentry/events';
-import type { Db } from '@consentry/infra';
+import { appliedRule, LedgerSealedData, SealTimestampedData } from '@consentry/events';
+import { readSealFeed, type Db } from '@consentry/infra';
 import { canSeeWebsite, signedInViewer, visibleWebsiteIds } from '../access';
 import { errorAnswer, errorBody } from '../errors';
-import { buildConsentReceipt, sealKeyPath } from './receipt';
+import { buildConsentReceipt, sealFeedPath, sealKeyPath } from './receipt';
 
 /**
  * The receipt as the web app reads it. The event lists every field of a stored event: its canonical
@@ -65,6 +65,13 @@ const receiptAnswer = z
   })
   .meta({ id: 'ConsentReceipt', description: 'A consent receipt with its inclusion proof (docs/compliance.md)' });
 
+const sealFeedAnswer = z
+  .object({
+    seals: z.array(LedgerSealedData.extend({ timestamps: z.array(SealTimestampedData).readonly() })).readonly(),
+    head: z.object({ sequence: z.int(), sealHash: z.string() }).nullable().meta({ description: 'The newest seal now' }),
+  })
+  .meta({ id: 'SealFeed', description: 'A page of the chain of seals, oldest first, with their RFC 3161 time-stamp tokens' });
+
 export interface ReceiptRoutesOptions {
   readonly pool: Db;
   readonly publicUrl: string;
@@ -85,6 +92,31 @@ export const receiptRoutes: FastifyPluginAsyncZod<ReceiptRoutesOptions> = async 
     async (_request, reply) => {
       reply.header('cache-control', 'public, max-age=3600');
       return { algorithm: 'Ed25519' as const, keyId: sealKey.keyId, publicKey: sealKey.publicKeyPem };
+    },
+  );
+
+  // The chain of seals for anyone to follow and keep (`consentry witness`): seals carry ranges,
+  // counts and hashes of the log, nothing about any visitor or owner.
+  app.get(
+    sealFeedPath,
+    {
+      config: { access: 'public' },
+      schema: {
+        tags: ['compliance'],
+        summary: 'The chain of seals, for witnesses: seals after `after`, oldest first, with their time-stamp tokens',
+        description:
+          'Page with `after` = the last sequence received. A witness keeps the newest head it accepted and checks that every later seal extends it ' +
+          '(docs/compliance.md, "Witnessed seals"); `head` is the newest seal now.',
+        querystring: z.object({
+          after: z.coerce.number().int().min(0).max(2_147_483_647).default(0),
+          limit: z.coerce.number().int().min(1).max(1000).default(100),
+        }),
+        response: { 200: sealFeedAnswer, 400: errorAnswer },
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'public, max-age=5');
+      return readSealFeed(pool, request.query.after, request.query.limit);
     },
   );
 
