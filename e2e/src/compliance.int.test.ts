@@ -11,8 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { consentStreamId } from '@consentry/events';
-import { createGroupCommitAppender, sealAll, signerFromPrivateKey, verifyLedger, type GroupAppendRequest } from '@consentry/infra';
-import { consentEvent, createTestDatabase, tablesHolding, type TestDatabase } from '@consentry/infra/testing';
+import { createGroupCommitAppender, sealAll, signerFromPrivateKey, timestampLatestSeal, verifyLedger, type GroupAppendRequest } from '@consentry/infra';
+import { consentEvent, createTestDatabase, startTestTimeStampingAuthority, tablesHolding, type TestDatabase } from '@consentry/infra/testing';
 import {
   analyticsProjection,
   analyticsTables,
@@ -397,6 +397,54 @@ describe('a consent receipt', () => {
     expect((await api.app.inject({ method: 'GET', url })).statusCode).toBe(401);
     expect((await owner.request({ method: 'GET', url: `/api/consents/${randomUUID()}/receipt` })).statusCode).toBe(404);
     expect((await owner.request({ method: 'GET', url: '/api/consents/not-an-id/receipt' })).statusCode).toBe(400);
+  });
+});
+
+describe('a time-stamped consent receipt', () => {
+  it('carries the token that dates its seal and the chain up to it; the script checks the chain, OpenSSL the token', { timeout: 60_000 }, async () => {
+    const tsa = await startTestTimeStampingAuthority();
+    try {
+      const { owner: stamped, website } = await ownerWithWebsite('Stamped shop');
+      const request = consent(website.id, new Date().toISOString(), 1);
+      await append([request]);
+      await sealAll(db.pool, signer);
+      const url = `/api/consents/${request.event.eventId}/receipt`;
+      expect((await stamped.request({ method: 'GET', url })).json()).toMatchObject({ proofStatus: 'sealed', timestamp: null });
+      // Two more seals after the consent's, then the head is dated.
+      for (const n of [2, 3]) {
+        await append([consent(website.id, new Date().toISOString(), n)]);
+        await sealAll(db.pool, signer);
+      }
+      const token = (await timestampLatestSeal(db.pool, tsa.url))!;
+      const receipt = (await stamped.request({ method: 'GET', url })).json();
+      expect(receipt.timestamp.token).toEqual(token);
+      expect(receipt.timestamp.chain.map((seal: { sequence: number }) => seal.sequence)).toEqual([receipt.proof.seal.sequence + 1, receipt.proof.seal.sequence + 2]);
+
+      const dir = await mkdtemp(path.join(tmpdir(), 'stamped-receipt-'));
+      const keyFile = path.join(dir, 'seal-key.pem');
+      await writeFile(keyFile, signer.publicKeyPem);
+      const check = async (document: unknown) => {
+        const file = path.join(dir, `${randomUUID()}.json`);
+        await writeFile(file, JSON.stringify(document));
+        return run(process.execPath, [verifyScript, file, keyFile]).then(
+          ({ stdout }) => ({ code: 0, stdout }),
+          (error: { code: number; stdout: string }) => ({ code: error.code, stdout: error.stdout }),
+        );
+      };
+      expect(await check(receipt)).toEqual({ code: 0, stdout: expect.stringContaining(`TIME-STAMPED: seal ${token.sequence} (and so the consent's seal ${receipt.proof.seal.sequence}) is time-stamped ${token.genTime}`) });
+      const broken = structuredClone(receipt);
+      broken.timestamp.chain[0].sealedAt = new Date(0).toISOString();
+      expect(await check(broken)).toMatchObject({ code: 1, stdout: expect.stringContaining('of the time-stamp chain does not hash to its fields') });
+
+      // The token itself, as docs/compliance.md says: OpenSSL against the authority's CA.
+      const tokenFile = path.join(dir, 'token.der');
+      await writeFile(tokenFile, Buffer.from(token.token, 'base64'));
+      const verified = await run('openssl', ['ts', '-verify', '-token_in', '-in', tokenFile, '-digest', token.sealHash, '-CAfile', tsa.caFile]);
+      expect(verified.stdout).toContain('Verification: OK');
+      await expect(run('openssl', ['ts', '-verify', '-token_in', '-in', tokenFile, '-digest', receipt.proof.seal.sealHash, '-CAfile', tsa.caFile])).rejects.toBeDefined();
+    } finally {
+      await tsa.close();
+    }
   });
 });
 

@@ -43,7 +43,7 @@ export {
   type TimestampCheck,
   type TimestampProblem,
 } from './timestamps';
-export { readSealTimestamps, startTimestamper, timestampLatestSeal, type RunningTimestamper } from './timestamper';
+export { readSealTimestamps, readTimestampFor, startTimestamper, timestampLatestSeal, type RunningTimestamper } from './timestamper';
 export {
   readSealFeed,
   witnessSeals,

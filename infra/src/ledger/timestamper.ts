@@ -7,7 +7,7 @@
 // authority that is down is simply asked again later, with nothing queued anywhere else; and it runs
 // beside the sealer, never in its way, nor in ingest's.
 import { createHash } from 'node:crypto';
-import { sealTimestampStreamId, type SealTimestampedData } from '@consentry/events';
+import { sealStreamId, sealTimestampStreamId, type LedgerSealedData, type SealTimestampedData } from '@consentry/events';
 import type { Db, Queryable } from '../db/pool';
 import { appendToStream } from '../event-store/append';
 import { readLatestSeal } from './seals';
@@ -21,6 +21,27 @@ export async function readSealTimestamps(db: Queryable): Promise<SealTimestamped
     values: [sealTimestampStreamId],
   });
   return rows.map((row) => row.data);
+}
+
+/**
+ * What dates seal `sequence`: the first token on it or on a later seal, and the seals after it up to
+ * that one (each chains to the one before, so the token's seal hash vouches for them all). Null when
+ * no authority has dated it yet.
+ */
+export async function readTimestampFor(db: Queryable, sequence: number): Promise<{ readonly token: SealTimestampedData; readonly chain: readonly LedgerSealedData[] } | null> {
+  const { rows } = await db.query<{ data: SealTimestampedData }>({
+    name: 'read-first-seal-timestamp-from',
+    text: `SELECT data FROM events WHERE stream_id = $1 AND (data->>'sequence')::int >= $2 ORDER BY (data->>'sequence')::int, stream_version LIMIT 1`,
+    values: [sealTimestampStreamId, sequence],
+  });
+  const token = rows[0]?.data;
+  if (!token) return null;
+  const { rows: seals } = await db.query<{ data: LedgerSealedData }>({
+    name: 'read-seal-chain-between',
+    text: `SELECT data FROM events WHERE stream_id = $1 AND stream_version > $2 AND stream_version <= $3 ORDER BY stream_version`,
+    values: [sealStreamId, sequence, token.sequence],
+  });
+  return { token, chain: seals.map((row) => row.data) };
 }
 
 /** The sequence of the newest seal `tsaUrl` has stamped, or 0. */

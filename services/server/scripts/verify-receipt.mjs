@@ -4,7 +4,12 @@
 // (seal-key.pem: the `publicKey` of GET /.well-known/consentry/seal-key, saved as a file.)
 // It checks that (1) the receipt's summary says what the stored event says, (2) the event's digest
 // is a leaf of the seal's Merkle tree (RFC 9162 inclusion proof), (3) the seal's hash matches its
-// fields, and (4) the seal's Ed25519 signature verifies with the key. Exit 0: valid; 1: not valid.
+// fields, (4) the seal's Ed25519 signature verifies with the key, and (5) when the receipt is
+// time-stamped, that every seal of its chain hashes to its contents, is signed by the key and chains
+// to the one before, up to the seal the RFC 3161 token names. The token itself is checked with
+// OpenSSL (docs/compliance.md): base64-decode `timestamp.token.token` to token.der, then
+//   openssl ts -verify -token_in -in token.der -digest <timestamp.token.sealHash> -CAfile tsa-ca.pem
+// Exit 0: valid; 1: not valid.
 import { createHash, createPublicKey, verify } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
@@ -71,8 +76,23 @@ function check(receipt, publicKeyPem) {
   const keyIdOfKey = createHash('sha256').update(publicKey.export({ type: 'spki', format: 'der' })).digest('base64url');
   if (keyIdOfKey !== keyId) return `the seal was signed by key ${keyId}, not by the key given (${keyIdOfKey})`;
   if (!verify(null, Buffer.from(seal.sealHash, 'hex'), publicKey, Buffer.from(seal.signature, 'base64'))) return 'the seal’s signature does not verify';
+  if (receipt.timestamp) {
+    let previous = seal;
+    for (const next of receipt.timestamp.chain) {
+      const { sequence, after, last, eventCount, merkleRoot, previousSealHash, sealedAt, keyId } = next;
+      if (sequence !== previous.sequence + 1 || previousSealHash !== previous.sealHash) return `seal ${sequence} of the time-stamp chain does not follow seal ${previous.sequence}`;
+      if (sha256(canonicalJson({ sequence, after, last, eventCount, merkleRoot, previousSealHash, sealedAt, keyId })).toString('hex') !== next.sealHash) return `seal ${sequence} of the time-stamp chain does not hash to its fields`;
+      if (keyId !== keyIdOfKey || !verify(null, Buffer.from(next.sealHash, 'hex'), publicKey, Buffer.from(next.signature, 'base64'))) return `seal ${sequence} of the time-stamp chain is not signed by the given key`;
+      previous = next;
+    }
+    const { token } = receipt.timestamp;
+    if (token.sequence !== previous.sequence || token.sealHash !== previous.sealHash) return `the time-stamp token names seal ${token.sequence} (${token.sealHash}), not the end of the chain, seal ${previous.sequence}`;
+    timestamped = `seal ${token.sequence} (and so the consent's seal ${seal.sequence}) is time-stamped ${token.genTime} by ${token.tsa}, token ${token.serialNumber}; check the token itself with openssl ts -verify`;
+  }
   return erased ? 'erased' : null;
 }
+
+let timestamped = null;
 
 const [receiptFile, keyFile] = process.argv.slice(2);
 if (!receiptFile || !keyFile) {
@@ -87,6 +107,7 @@ try {
 }
 if (problem === null) {
   process.stdout.write('VALID: the consent is in the ledger as stated, under a seal signed by the given key.\n');
+  if (timestamped) process.stdout.write(`TIME-STAMPED: ${timestamped}.\n`);
 } else if (problem === 'erased') {
   process.stdout.write('VALID (personal data erased since): the sealed consent is in the ledger under a seal signed by the given key; its IP address, user agent, email and city were removed on request after sealing.\n');
 } else {

@@ -6299,6 +6299,38 @@ export interface components {
                     signature: string;
                 };
             } | null;
+            /** @description The RFC 3161 token that dates the proof’s seal (on it or a later seal), and the seals between, each chaining to the one before */
+            timestamp: {
+                token: {
+                    sequence: number;
+                    sealHash: string;
+                    /** Format: uri */
+                    tsa: string;
+                    token: string;
+                    /** Format: date-time */
+                    genTime: string;
+                    serialNumber: string;
+                };
+                readonly chain: {
+                    sequence: number;
+                    after: {
+                        transactionId: string;
+                        position: number;
+                    } | null;
+                    last: {
+                        transactionId: string;
+                        position: number;
+                    };
+                    eventCount: number;
+                    merkleRoot: string;
+                    previousSealHash: string | null;
+                    /** Format: date-time */
+                    sealedAt: string;
+                    keyId: string;
+                    sealHash: string;
+                    signature: string;
+                }[];
+            } | null;
             verification: {
                 publicKeyUrl: string;
                 keyId: string;
@@ -7073,6 +7105,38 @@ export interface components {
                     sealHash: string;
                     signature: string;
                 };
+            } | null;
+            /** @description The RFC 3161 token that dates the proof’s seal (on it or a later seal), and the seals between, each chaining to the one before */
+            timestamp: {
+                token: {
+                    sequence: number;
+                    sealHash: string;
+                    /** Format: uri */
+                    tsa: string;
+                    token: string;
+                    /** Format: date-time */
+                    genTime: string;
+                    serialNumber: string;
+                };
+                readonly chain: {
+                    sequence: number;
+                    after: {
+                        transactionId: string;
+                        position: number;
+                    } | null;
+                    last: {
+                        transactionId: string;
+                        position: number;
+                    };
+                    eventCount: number;
+                    merkleRoot: string;
+                    previousSealHash: string | null;
+                    /** Format: date-time */
+                    sealedAt: string;
+                    keyId: string;
+                    sealHash: string;
+                    signature: string;
+                }[];
             } | null;
             verification: {
                 publicKeyUrl: string;

@@ -10,12 +10,14 @@ import {
   upcastEventData,
   type BannerTexts,
   type BannerTextsPublishedData,
+  type LedgerSealedData,
+  type SealTimestampedData,
   type ConsentChoiceData,
   type ConsentMethod,
   type ConsentSource,
   type OptionalPurpose,
 } from '@consentry/events';
-import { proveEvent, type InclusionProof, type Queryable, type SealedEvent } from '@consentry/infra';
+import { proveEvent, readTimestampFor, type InclusionProof, type Queryable, type SealedEvent } from '@consentry/infra';
 import { findBranding, getUser, getWebsite } from '@consentry/projections';
 
 /**
@@ -104,6 +106,12 @@ export interface ConsentReceipt {
   readonly event: SealedEvent;
   readonly proofStatus: 'sealed' | 'pending-seal' | 'personal-data-erased-after-sealing';
   readonly proof: InclusionProof | null;
+  /**
+   * When the proof's seal is dated by an RFC 3161 authority: the token (on that seal or a later one)
+   * and the seals after the proof's up to the token's, each chaining to the one before. Null while
+   * no authority has dated it (or none is configured).
+   */
+  readonly timestamp: { readonly token: SealTimestampedData; readonly chain: readonly LedgerSealedData[] } | null;
   readonly verification: {
     readonly publicKeyUrl: string;
     readonly keyId: string;
@@ -189,10 +197,11 @@ export async function buildConsentReceipt(db: Queryable, consentId: string, opti
     event: proven.event,
     proofStatus: !proven.proof ? 'pending-seal' : proven.rewrittenSinceSealed ? 'personal-data-erased-after-sealing' : 'sealed',
     proof: proven.proof,
+    timestamp: proven.proof ? await readTimestampFor(db, proven.proof.seal.sequence) : null,
     verification: {
       publicKeyUrl: `${options.publicUrl}${sealKeyPath}`,
       keyId: options.keyId,
-      howTo: 'node verify-receipt.mjs receipt.json seal-key.pem (docs/compliance.md): checks the event against the summary, its inclusion in the seal, the seal hash and its Ed25519 signature.',
+      howTo: 'node verify-receipt.mjs receipt.json seal-key.pem (docs/compliance.md): checks the event against the summary, its inclusion in the seal, the seal hash and its Ed25519 signature, and the chain to the time-stamped seal; openssl ts -verify checks the time-stamp token itself.',
     },
   };
 }

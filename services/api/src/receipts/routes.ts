@@ -61,6 +61,10 @@ const receiptAnswer = z
     proof: z
       .object({ algorithm: z.literal('rfc9162-sha256'), leafDigest: z.string(), leafIndex: z.number(), treeSize: z.number(), path: z.array(z.string()).readonly(), seal: LedgerSealedData })
       .nullable(),
+    timestamp: z
+      .object({ token: SealTimestampedData, chain: z.array(LedgerSealedData).readonly() })
+      .nullable()
+      .meta({ description: 'The RFC 3161 token that dates the proof’s seal (on it or a later seal), and the seals between, each chaining to the one before' }),
     verification: z.object({ publicKeyUrl: z.string(), keyId: z.string(), howTo: z.string() }),
   })
   .meta({ id: 'ConsentReceipt', description: 'A consent receipt with its inclusion proof (docs/compliance.md)' });
