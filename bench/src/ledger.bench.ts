@@ -3,12 +3,20 @@
 //   1. group-commit append throughput, 16 producers, vs one INSERT + commit per event;
 //   2. projection lag (append commit → visible in consent stats) at a steady 5,000 events/s over
 //      NATS, beside the same pipeline on the in-memory bus;
-//   3. replay throughput of consent stats over 1,000,000 events, vs applying one event at a time.
+//   3. replay throughput of consent stats over 1,000,000 events, vs applying one event at a time;
+//   4. time-stamped seals (RFC 3161, OpenSSL's responder on loopback): sealing throughput with a
+//      timestamper dating the head every 200 ms vs none, and append latency p99 while the authority
+//      is down (the timestamper retrying) vs no timestamper.
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
+import { generateKeyPairSync } from 'node:crypto';
 import {
   createGroupCommitAppender,
   createLogger,
+  sealAll,
+  signerFromPrivateKey,
+  startSealer,
+  startTimestamper,
   createMemoryBus,
   createNatsBus,
   prepareEvent,
@@ -17,7 +25,7 @@ import {
   type Db,
 } from '@consentry/infra';
 import { formatNumber, printVerdicts, sleep, summarise, type Verdict } from './harness/harness';
-import { consentAppendRequest, createTestDatabase, deleteNatsStream, type TestDatabase } from '@consentry/infra/testing';
+import { consentAppendRequest, createTestDatabase, deleteNatsStream, startTestTimeStampingAuthority, type TestDatabase } from '@consentry/infra/testing';
 import { consentStatsProjection, replayProjection, startProjector, startRelay } from '@consentry/projections';
 
 const { values: args } = parseArgs({
@@ -25,7 +33,7 @@ const { values: args } = parseArgs({
     seconds: { type: 'string', default: '5' },
     'lag-seconds': { type: 'string', default: '10' },
     'replay-events': { type: 'string', default: '1000000' },
-    only: { type: 'string', default: 'append,lag,replay' },
+    only: { type: 'string', default: 'append,lag,replay,timestamps' },
   },
 });
 const parts = new Set(args.only.split(','));
@@ -76,7 +84,7 @@ function preparedConsents(count: number): () => GroupAppendRequest {
 }
 
 async function benchAppend(): Promise<Verdict[]> {
-  process.stdout.write(`\n[1/3] append throughput: ${producers} producers × ${inFlightPerProducer} appends in flight, ${runSeconds} s each\n`);
+  process.stdout.write(`\n[1/4] append throughput: ${producers} producers × ${inFlightPerProducer} appends in flight, ${runSeconds} s each\n`);
 
   const naiveDb = await createTestDatabase('bench_naive', { poolSize: producers });
   const nextNaive = preparedConsents(runSeconds * 30_000);
@@ -165,7 +173,7 @@ async function measureLag(db: TestDatabase, bus: Bus, subjectPrefix: string, sec
 
 async function benchLag(): Promise<Verdict[]> {
   const rate = 5000;
-  process.stdout.write(`\n[2/3] projection lag at ${formatNumber(rate)} events/s for ${lagSeconds} s (append commit → visible in consent stats)\n`);
+  process.stdout.write(`\n[2/4] projection lag at ${formatNumber(rate)} events/s for ${lagSeconds} s (append commit → visible in consent stats)\n`);
   const suffix = randomUUID().slice(0, 8);
 
   const memoryDb = await createTestDatabase('bench_lag_mem');
@@ -193,7 +201,7 @@ async function benchLag(): Promise<Verdict[]> {
 }
 
 async function benchReplay(): Promise<Verdict[]> {
-  process.stdout.write(`\n[3/3] replay of consent stats over ${formatNumber(replayEvents)} events\n`);
+  process.stdout.write(`\n[3/4] replay of consent stats over ${formatNumber(replayEvents)} events\n`);
   const db = await createTestDatabase('bench_replay', { poolSize: 4 });
   // Bulk-load the log in SQL: the point is to measure replay, not the loader.
   const websites = Array.from({ length: 50 }, () => randomUUID());
@@ -239,10 +247,82 @@ async function benchReplay(): Promise<Verdict[]> {
 
 class StopSample extends Error {}
 
+async function benchTimestamps(): Promise<Verdict[]> {
+  process.stdout.write('\n[4/4] time-stamped seals: sealing with and without a timestamper; append p99 while the authority is down\n');
+  const tsa = await startTestTimeStampingAuthority();
+  const signer = signerFromPrivateKey(generateKeyPairSync('ed25519').privateKey);
+  const events = 200_000;
+  const sealRate = async (timestamped: boolean) => {
+    const db = await createTestDatabase(timestamped ? 'bench_seal_ts' : 'bench_seal', { poolSize: 8 });
+    const appender = createGroupCommitAppender(db.pool);
+    const next = preparedConsents(events);
+    for (let done = 0; done < events; done += 10_000) await Promise.all(Array.from({ length: 10_000 }, () => appender.append(next())));
+    await appender.close();
+    // Both runs read a settled table (hint bits set, statistics fresh), not the first reader's cost.
+    await db.pool.query('VACUUM (ANALYZE) events');
+    const timestamper = timestamped ? startTimestamper(db.pool, { tsaUrls: [tsa.url], intervalMs: 200, onError: () => undefined }) : undefined;
+    const started = performance.now();
+    const summary = await sealAll(db.pool, signer, { maxEvents: 2_000 });
+    const seconds = (performance.now() - started) / 1000;
+    await timestamper?.stop();
+    const { rows } = await db.pool.query<{ n: number }>(`SELECT count(*)::int8 AS n FROM events WHERE type = 'SealTimestamped'`);
+    await db.drop();
+    return { perSecond: summary.events / seconds, seals: summary.seals, tokens: rows[0]!.n };
+  };
+  // Interleaved, twice each, so a slow spell of the machine hits both; each side's mean.
+  const runs = [await sealRate(false), await sealRate(true), await sealRate(false), await sealRate(true)];
+  const mean = (list: readonly { perSecond: number; seals: number; tokens: number }[]) => ({
+    perSecond: (list[0]!.perSecond + list[1]!.perSecond) / 2,
+    seals: list[0]!.seals,
+    tokens: Math.min(list[0]!.tokens, list[1]!.tokens),
+  });
+  const plain = mean([runs[0]!, runs[2]!]);
+  const stamped = mean([runs[1]!, runs[3]!]);
+  process.stdout.write(`  sealing, no timestamper: ${formatNumber(plain.perSecond)} events/s (${plain.seals} seals)\n`);
+  process.stdout.write(`  sealing, timestamper every 200 ms: ${formatNumber(stamped.perSecond)} events/s (${stamped.seals} seals, ${stamped.tokens} tokens)\n`);
+
+  // Append latency with a sealer every second and, in the second run, a timestamper whose authority is down.
+  tsa.behave('down');
+  const appendP99 = async (withTimestamper: boolean) => {
+    const db = await createTestDatabase(withTimestamper ? 'bench_p99_ts' : 'bench_p99', { poolSize: producers });
+    const sealer = startSealer(db.pool, signer, { intervalMs: 1_000, onError: () => undefined });
+    let failures = 0;
+    const timestamper = withTimestamper ? startTimestamper(db.pool, { tsaUrls: [tsa.url], intervalMs: 1_000, onError: () => void failures++ }) : undefined;
+    const appender = createGroupCommitAppender(db.pool);
+    const next = preparedConsents(runSeconds * 200_000);
+    const latencies: number[] = [];
+    await drive(runSeconds, async () => {
+      const started = performance.now();
+      await appender.append(next());
+      latencies.push(performance.now() - started);
+    });
+    await appender.close();
+    await timestamper?.stop();
+    await sealer.stop();
+    await db.drop();
+    return { ...summarise(latencies), failures };
+  };
+  const p99Runs = [await appendP99(false), await appendP99(true), await appendP99(false), await appendP99(true)];
+  const both = (a: (typeof p99Runs)[number], b: (typeof p99Runs)[number]) => ({ p50: (a.p50 + b.p50) / 2, p99: (a.p99 + b.p99) / 2, failures: a.failures + b.failures });
+  const quiet = both(p99Runs[0]!, p99Runs[2]!);
+  const down = both(p99Runs[1]!, p99Runs[3]!);
+  await tsa.close();
+  process.stdout.write(`  append latency, no timestamper: p50 ${quiet.p50.toFixed(1)} ms, p99 ${quiet.p99.toFixed(1)} ms\n`);
+  process.stdout.write(`  append latency, authority down (${down.failures} failed rounds): p50 ${down.p50.toFixed(1)} ms, p99 ${down.p99.toFixed(1)} ms\n`);
+  const sealRatio = stamped.perSecond / plain.perSecond;
+  const p99Ratio = down.p99 / quiet.p99;
+  return [
+    { name: 'sealing with time-stamping vs without', value: `${sealRatio.toFixed(2)}×`, target: '≥ 0.9×', pass: sealRatio >= 0.9 },
+    { name: 'tokens recorded while sealing', value: String(stamped.tokens), target: '≥ 1', pass: stamped.tokens >= 1 },
+    { name: 'append p99, authority down vs no timestamper', value: `${p99Ratio.toFixed(2)}×`, target: '≤ 1.2×', pass: p99Ratio <= 1.2 },
+  ];
+}
+
 const verdicts = [
   ...(parts.has('append') ? await benchAppend() : []),
   ...(parts.has('lag') ? await benchLag() : []),
   ...(parts.has('replay') ? await benchReplay() : []),
+  ...(parts.has('timestamps') ? await benchTimestamps() : []),
 ];
 const allPass = printVerdicts('bench:ledger', verdicts);
 process.exitCode = allPass ? 0 : 1;
