@@ -49,6 +49,27 @@ const blur = (page: Page) => page.evaluate(() => (document.activeElement as HTML
 
 const heading = (page: Page, name: string) => visible(page, page.getByRole('heading', { name, exact: true }), `heading '${name}'`);
 
+/**
+ * A tab of a website's page, reached as a newcomer does: Websites, the website, the tab. `show`
+ * waits for what the picture is about (and may act on the tab).
+ */
+function websiteTab(name: string, website: string, tab: string, show: (page: Page) => Promise<unknown>): Screen {
+  return {
+    name,
+    viewer: 'owner',
+    path: '/websites',
+    ready: (page) => visible(page, page.getByRole('link', { name: `Open ${website}` }), 'the websites'),
+    prepare: async (page) => {
+      await page.getByRole('link', { name: `Open ${website}` }).click();
+      await page.getByRole('navigation', { name: 'Website sections' }).getByRole('link', { name: tab, exact: true }).click();
+      await heading(page, tab);
+      await show(page);
+      await blur(page);
+      await page.evaluate(() => window.scrollTo(0, 0));
+    },
+  };
+}
+
 const screens: Screen[] = [
   { name: 'landing', viewer: 'visitor', path: '/', ready: (page) => visible(page, page.getByRole('heading', { level: 1 }), 'the hero') },
   { name: 'pricing', viewer: 'visitor', path: '/pricing', ready: (page) => visible(page, page.getByText('Most Popular'), 'the plans') },
@@ -116,127 +137,60 @@ const screens: Screen[] = [
       await visible(page, page.getByRole('heading', { name: /^Verified against seal \d+/ }), 'the verified receipt');
     },
   },
-  { name: 'websites', viewer: 'owner', path: '/user/websites', ready: (page) => visible(page, page.getByRole('article'), 'the websites') },
+  { name: 'websites', viewer: 'owner', path: '/websites', ready: (page) => visible(page, page.getByRole('article'), 'the websites') },
   {
     name: 'add-website',
     viewportOnly: true,
     viewer: 'owner',
-    path: '/user/websites',
+    path: '/websites',
     ready: (page) => visible(page, page.getByRole('button', { name: 'Add Website' }), 'the add button'),
     prepare: async (page) => {
       await page.getByRole('button', { name: 'Add Website' }).click();
       await visible(page, page.getByRole('dialog', { name: 'Add Website' }), 'the dialog');
     },
   },
-  {
-    name: 'export',
-    viewer: 'owner',
-    path: '/user/export',
-    ready: (page) => visible(page, page.getByRole('region', { name: 'Recent Exports' }).getByRole('listitem'), 'recent exports'),
-  },
-  {
-    name: 'installation',
-    viewer: 'owner',
-    path: '/user/installation',
-    ready: (page) => visible(page, page.getByRole('button', { name: /Trattoria Roma/ }), 'the websites'),
-    prepare: async (page) => {
-      await page.getByRole('button', { name: /Trattoria Roma/ }).click();
-      await visible(page, page.getByRole('tab', { name: 'Basic' }), 'the tabs');
-      await page.getByRole('button', { name: 'Verify Installation' }).click();
-      await visible(page, page.getByRole('status', { name: 'Verification result' }).getByText(/Last event received/), 'the verification result');
-      await closeToasts(page);
-      await blur(page);
-    },
-  },
-  {
-    name: 'installation-preview',
-    viewer: 'owner',
-    path: '/user/installation',
-    ready: (page) => visible(page, page.getByRole('button', { name: /Trattoria Roma/ }), 'the websites'),
-    prepare: async (page) => {
-      await page.getByRole('button', { name: /Trattoria Roma/ }).click();
-      await page.getByRole('tab', { name: 'Preview' }).click();
-      await visible(page, page.getByRole('region', { name: 'Banner preview' }), 'the preview');
-      await blur(page);
-    },
-  },
-  {
-    name: 'setup-guide',
-    viewer: 'owner',
-    path: '/user/setup-instructions',
-    ready: (page) => visible(page, page.getByRole('tab', { name: 'Overview' }), 'the guide'),
-  },
-  {
-    name: 'settings',
-    viewer: 'owner',
-    path: '/user/settings',
-    ready: async (page) => {
-      await waitFor(async () => (await page.getByLabel('Company name').inputValue()) === 'Trattoria Roma', { timeoutMs: 15_000, message: 'the branding form' });
-      await visible(page, page.getByText(/Pro: up to 10 websites/), 'the plan');
-    },
-  },
   { name: 'subscription', viewer: 'owner', path: '/subscription', ready: (page) => visible(page, page.getByText('Consents this month'), 'the usage') },
+  websiteTab('website-overview', 'Trattoria Roma', 'Overview', async (page) => {
+    await visible(page, page.getByRole('region', { name: 'Next steps' }).getByRole('link'), 'the next steps');
+    await visible(page, page.getByLabel(/^Consent Rate: \d/), 'the consent rate');
+    await visible(page, page.getByRole('article').first(), 'the recommendations');
+  }),
+  websiteTab('website-overview-recommendations', 'Pasta Shop', 'Overview', async (page) => {
+    await visible(page, page.getByRole('article', { name: 'Many visitors ignore the banner' }), 'the recommendations');
+    await visible(page, page.getByText('Retention period: 36 months'), 'the retention period');
+  }),
+  websiteTab('website-consent', 'Trattoria Roma', 'Consent', async (page) => {
+    await visible(page, page.getByRole('region', { name: 'Recent Consent Records' }).getByText(/^(Accepted|Declined)$/), 'the consent records');
+    await visible(page, page.getByLabel(/^Consent Rate: \d/), 'the consent rate');
+    await visible(page, page.getByRole('region', { name: 'Recent Exports' }).getByRole('listitem'), 'recent exports');
+  }),
+  websiteTab('website-traffic', 'Trattoria Roma', 'Traffic', async (page) => {
+    await visible(page, page.getByLabel(/^Unique Visitors: [1-9]/), 'the figures');
+    await visible(page, page.getByRole('img', { name: /^Visits by source/ }), 'the traffic sources chart');
+    await visible(page, page.getByRole('img', { name: /^Visits by device/ }), 'the device chart');
+  }),
+  websiteTab('website-leads', 'Trattoria Roma', 'Leads', (page) => visible(page, page.getByText(/^(No leads yet|\d+ leads? shown)/), 'the leads')),
+  websiteTab('website-banner', 'Roma Catering', 'Banner', async (page) => {
+    await waitFor(async () => (await page.getByLabel('Retention period (months)').inputValue()) === '24', { timeoutMs: 15_000, message: 'the settings form' });
+    await waitFor(async () => (await page.getByLabel('Company name').inputValue()) === 'Trattoria Roma', { timeoutMs: 15_000, message: 'the branding form' });
+  }),
+  websiteTab('website-scan', 'Trattoria Roma', 'Cookie scan', (page) => visible(page, page.getByRole('region', { name: 'Cookie scan' }), 'the scans')),
+  websiteTab('website-installation', 'Trattoria Roma', 'Installation', async (page) => {
+    await visible(page, page.getByRole('tab', { name: 'Basic' }), 'the tabs');
+    await page.getByRole('button', { name: 'Verify Installation' }).click();
+    await visible(page, page.getByRole('status', { name: 'Verification result' }).getByText(/Last event received/), 'the verification result');
+    await closeToasts(page);
+  }),
+  websiteTab('website-installation-preview', 'Trattoria Roma', 'Installation', async (page) => {
+    await page.getByRole('tab', { name: 'Preview' }).click();
+    await visible(page, page.getByRole('region', { name: 'Banner preview' }), 'the preview');
+  }),
+  websiteTab('website-webhooks', 'Trattoria Roma', 'Webhooks', (page) => visible(page, page.getByText('No webhook endpoints yet'), 'the webhooks')),
   {
-    name: 'analytics',
+    name: 'website-not-found',
     viewer: 'owner',
-    path: '/analytics',
-    ready: (page) => visible(page, page.getByText('Select a website', { exact: true }), 'the empty state'),
-    prepare: async (page) => {
-      await page.getByRole('combobox', { name: 'Website' }).click();
-      await page.getByRole('option', { name: /^Trattoria Roma/ }).click();
-      await visible(page, page.getByLabel(/^Unique Visitors: [1-9]/), 'the figures');
-      await visible(page, page.getByRole('img', { name: /^Visits by source/ }), 'the traffic sources chart');
-      await visible(page, page.getByRole('img', { name: /^Visits by device/ }), 'the device chart');
-      await blur(page);
-    },
-  },
-  {
-    name: 'website-analytics',
-    viewer: 'owner',
-    path: '/website-analytics',
-    ready: (page) => visible(page, page.getByRole('article', { name: 'Trattoria Roma' }).getByText(/^\d+\.\d%$/), 'the consent figures'),
-  },
-  {
-    name: 'website-analytics-detail',
-    viewer: 'owner',
-    path: '/website-analytics',
-    ready: (page) => visible(page, page.getByRole('button', { name: 'View analytics of Trattoria Roma' }), 'the cards'),
-    prepare: async (page) => {
-      await page.getByRole('button', { name: 'View analytics of Trattoria Roma' }).click();
-      await visible(page, page.getByRole('region', { name: 'Recent Consent Records' }).getByText(/^(Accepted|Declined)$/), 'the consent records');
-      await visible(page, page.getByLabel(/^Consent Rate: \d/), 'the consent rate');
-      await blur(page);
-    },
-  },
-  {
-    name: 'website-analytics-settings',
-    viewer: 'owner',
-    path: '/website-analytics',
-    ready: (page) => visible(page, page.getByRole('button', { name: 'View analytics of Roma Catering' }), 'the cards'),
-    prepare: async (page) => {
-      await page.getByRole('button', { name: 'View analytics of Roma Catering' }).click();
-      await page.getByRole('tab', { name: 'Settings' }).click();
-      await waitFor(async () => (await page.getByLabel('Retention period (months)').inputValue()) === '24', { timeoutMs: 15_000, message: 'the settings form' });
-      await blur(page);
-    },
-  },
-  {
-    name: 'recommendations',
-    viewer: 'owner',
-    path: '/recommendations',
-    ready: (page) => visible(page, page.getByRole('article', { name: 'Pasta Shop' }).getByText('Data is kept longer than the privacy text says'), 'the overview'),
-  },
-  {
-    name: 'recommendations-website',
-    viewer: 'owner',
-    path: '/recommendations',
-    ready: (page) => visible(page, page.getByRole('article', { name: 'Pasta Shop' }), 'the overview'),
-    prepare: async (page) => {
-      await page.getByRole('article', { name: 'Pasta Shop' }).getByRole('button', { name: 'View details' }).click();
-      await visible(page, page.getByRole('article', { name: 'Many visitors ignore the banner' }), 'the recommendations');
-      await visible(page, page.getByText('Retention period: 36 months'), 'the retention period');
-      await blur(page);
-    },
+    path: '/websites/00000000-0000-4000-8000-000000000000/overview',
+    ready: (page) => heading(page, 'Website not found'),
   },
   {
     name: 'admin-dashboard',

@@ -50,17 +50,11 @@ describe('an admin', () => {
     await page.waitForURL(`${web.url}/admin/websites`);
     await expect.poll(() => page.getByRole('article', { name: "Bob's Bakery" }).getByText('bakery.example.test', { exact: true }).isVisible()).toBe(true);
     await expect.poll(() => page.getByRole('banner').getByText(adminCredentials.username, { exact: true }).isVisible()).toBe(true);
-    // Admin mode: the admin-only screens are in the navigation.
+    // Admin mode: the admin-only screens are in the navigation; a website's own screens are tabs of its page.
     expect(await mainNav().getByRole('link').allTextContents()).toEqual([
       'Dashboard',
       'Websites',
-      'Website Analytics',
-      'Analytics & Consent',
       'Leads',
-      'Recommendations',
-      'Export',
-      'Installation',
-      'Setup Guide',
       'Settings',
       'Website Editor',
       'User Management',
@@ -160,6 +154,20 @@ describe('an admin', () => {
     await page.waitForURL(`${web.url}/admin`);
     const activity = page.getByRole('region', { name: 'Recent Consent Activity' });
     await expect.poll(() => activity.getByRole('row').filter({ hasText: 'Bakery Shop' }).filter({ hasText: 'Accepted' }).count(), { timeout: 15_000 }).toBe(1);
+  });
+
+  it("opens an owner's website through the same website page as owners, its consent on the Consent tab", async () => {
+    await mainNav().getByRole('link', { name: 'Websites' }).click();
+    await page.waitForURL(`${web.url}/admin/websites`);
+    await page.getByRole('link', { name: 'Open Bakery Shop' }).click();
+    await page.waitForURL(/\/websites\/[0-9a-f-]+\/overview$/);
+    await expect.poll(() => page.getByRole('heading', { level: 1, name: /Bakery Shop/ }).isVisible()).toBe(true);
+    await page.getByRole('navigation', { name: 'Website sections' }).getByRole('link', { name: 'Consent', exact: true }).click();
+    await page.waitForURL(/\/websites\/[0-9a-f-]+\/consent$/);
+    await expect.poll(() => page.getByLabel('Total Consents: 1').isVisible()).toBe(true);
+    // Back to the admin's own list.
+    await page.getByRole('link', { name: 'All websites' }).click();
+    await page.waitForURL(`${web.url}/admin/websites`);
   });
 
   it('invites someone in User Management; only the link it shows completes their sign-up', async () => {

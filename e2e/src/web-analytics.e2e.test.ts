@@ -2,8 +2,9 @@
 // whole system (ingest, the ledger on the machine's Postgres, relay, the analytics and
 // consent-dimension projectors, the api): visitors of an owner's website answer the banner, view
 // pages, stay a while and tap things, all sent to the real ingest endpoints exactly as widget.js sends
-// them (docs/ingest-protocol.md). The owner then reads the right figures on /analytics, is told on
-// /recommendations what a 25% consent rate calls for, and changes the retention period in Settings.
+// them (docs/ingest-protocol.md). The owner then reads the right figures on the website's Traffic tab,
+// is told on the Overview and the website's Overview tab what a 25% consent rate calls for, and
+// changes the retention period and the privacy policy on its Banner tab.
 import { randomUUID } from 'node:crypto';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -132,6 +133,16 @@ async function recordVisitors(): Promise<void> {
 const mainNav = () => page.getByRole('navigation', { name: 'Main' });
 const toast = (title: string) => page.getByRole('region', { name: /Notifications/ }).getByText(title, { exact: true });
 const label = (text: string) => page.getByLabel(text, { exact: true });
+const websiteTabs = () => page.getByRole('navigation', { name: 'Website sections' });
+
+/** Websites in the sidebar, the website, then one of its tabs, as a newcomer clicks their way there. */
+async function openWebsiteTab(tab: string, slug: string) {
+  await mainNav().getByRole('link', { name: 'Websites' }).click();
+  await page.getByRole('link', { name: `Open ${site.name}` }).click();
+  await page.waitForURL(`${web.url}/websites/${website.id}/overview`);
+  await websiteTabs().getByRole('link', { name: tab, exact: true }).click();
+  await page.waitForURL(`${web.url}/websites/${website.id}/${slug}`);
+}
 
 async function chooseOption(combobox: string, option: string) {
   await page.getByRole('combobox', { name: combobox }).click();
@@ -139,14 +150,9 @@ async function chooseOption(combobox: string, option: string) {
 }
 
 describe('an owner whose website has visitors', () => {
-  it('opens Analytics & Consent, picks the website and reads its figures for the last 30 days', async () => {
+  it("opens the website's Traffic tab and reads its figures for the last 30 days", async () => {
     await page.goto(`${web.url}/dashboard`);
-    await mainNav().getByRole('link', { name: 'Analytics & Consent' }).click();
-    await page.waitForURL(`${web.url}/analytics`);
-    await expect.poll(() => page.getByText('Select a website', { exact: true }).first().isVisible()).toBe(true);
-    expect(await label('Unique Visitors: 15').count()).toBe(0);
-
-    await chooseOption('Website', `${site.name} (${site.domain})`);
+    await openWebsiteTab('Traffic', 'traffic');
     await expect.poll(() => label('Unique Visitors: 15').isVisible()).toBe(true);
     expect(await label('Total Pageviews: 35').isVisible()).toBe(true);
     expect(await label('Pages per Visit: 2.33').isVisible()).toBe(true);
@@ -189,7 +195,6 @@ describe('an owner whose website has visitors', () => {
     ] as const) {
       expect(await engagement.getByLabel(`${name}: ${count}`, { exact: true }).isVisible()).toBe(true);
     }
-    expect(await page.getByRole('link', { name: '60 consents, 25.0% accepted' }).isVisible()).toBe(true);
 
     // A range before any visit has nothing in it.
     await page.getByLabel('Start date').fill('2024-01-01');
@@ -200,15 +205,17 @@ describe('an owner whose website has visitors', () => {
     await expect.poll(() => label('Unique Visitors: 15').isVisible()).toBe(true);
   });
 
-  it('is told on Recommendations what a 25% consent rate calls for, and never to hide Reject All', async () => {
-    await mainNav().getByRole('link', { name: 'Recommendations' }).click();
-    await page.waitForURL(`${web.url}/recommendations`);
+  it("is told on the Overview and the website's Overview tab what a 25% consent rate calls for, and never to hide Reject All", async () => {
+    await mainNav().getByRole('link', { name: 'Overview' }).click();
+    await page.waitForURL(`${web.url}/dashboard`);
     const overview = page.getByRole('article', { name: site.name });
     await expect.poll(() => overview.getByText('Consent rate is low').isVisible()).toBe(true);
     expect(await overview.getByText('25.0%', { exact: true }).isVisible()).toBe(true);
-    expect(await page.getByRole('combobox', { name: 'Period' }).isDisabled()).toBe(true);
 
     await overview.getByRole('button', { name: 'View details' }).click();
+    await page.waitForURL(`${web.url}/websites/${website.id}/overview`);
+    expect(await websiteTabs().getByRole('link', { name: 'Overview', exact: true }).getAttribute('aria-current')).toBe('page');
+    expect(await page.getByRole('combobox', { name: 'Period' }).textContent()).toBe('Last 30 days');
     await expect.poll(() => label('Consent Rate: 25.0%').isVisible()).toBe(true);
     expect(await label('Total Consents: 60').isVisible()).toBe(true);
     expect(await label('Mobile Consent Rate: 20.0%').isVisible()).toBe(true);
@@ -230,13 +237,14 @@ describe('an owner whose website has visitors', () => {
     expect(await lowRate.getByText('25.0% of the 60 choices in the last 7 days were Accept.', { exact: false }).isVisible()).toBe(true);
   });
 
-  it('changes the retention period to 12 months in Settings, and the api then answers 12', async () => {
-    await mainNav().getByRole('link', { name: 'Settings' }).click();
-    const privacy = page.getByRole('region', { name: 'Privacy' });
+  it("changes the retention period to 12 months on the website's Banner tab, and the api then answers 12", async () => {
+    await openWebsiteTab('Banner', 'banner');
+    const privacy = page.getByRole('region', { name: 'Website settings' });
     const retention = privacy.getByLabel('Retention period (months)');
     await expect.poll(() => retention.inputValue()).toBe('24');
     expect(await privacy.getByRole('switch', { name: 'Keep IP addresses truncated' }).isChecked()).toBe(true);
-    expect(await privacy.getByText(`${site.name} (${site.domain})`).isVisible()).toBe(true);
+    expect(await page.getByRole('heading', { level: 1, name: site.name }).isVisible()).toBe(true);
+    expect(await page.getByText(site.domain, { exact: true }).isVisible()).toBe(true);
 
     await retention.fill('121');
     await expect.poll(() => privacy.getByText('Enter a whole number of months from 1 to 120.').isVisible()).toBe(true);
@@ -251,35 +259,31 @@ describe('an owner whose website has visitors', () => {
     expect(rows.map((row) => row.data)).toEqual([{ websiteId: website.id, retentionMonths: 12, changedAt: expect.any(String) }]);
 
     await page.reload();
-    await expect.poll(() => page.getByRole('region', { name: 'Privacy' }).getByLabel('Retention period (months)').inputValue()).toBe('12');
+    await expect.poll(() => page.getByRole('region', { name: 'Website settings' }).getByLabel('Retention period (months)').inputValue()).toBe('12');
   });
 
-  it("opens the website's detail in Website Analytics, links its privacy policy, and the recommendation goes away", async () => {
-    await mainNav().getByRole('link', { name: 'Website Analytics' }).click();
-    const card = page.getByRole('article', { name: site.name });
-    await expect.poll(() => card.getByText('60', { exact: true }).isVisible()).toBe(true);
-    expect(await card.getByText('25.0%', { exact: true }).isVisible()).toBe(true);
-    await card.getByRole('button', { name: `View analytics of ${site.name}` }).click();
-    await page.waitForURL(`${web.url}/website-analytics?website=${website.id}`);
-
+  it("opens the website's page, reads its consent, links its privacy policy, and the recommendation goes away", async () => {
+    await openWebsiteTab('Consent', 'consent');
     const records = page.getByRole('region', { name: 'Recent Consent Records' });
     await expect.poll(() => records.getByRole('row').count()).toBe(51);
     expect(await label('Total Consents: 60').isVisible()).toBe(true);
+    expect(await label('Consent Rate: 25.0%').isVisible()).toBe(true);
 
-    await page.getByRole('tab', { name: 'Traffic Analytics' }).click();
+    await websiteTabs().getByRole('link', { name: 'Traffic', exact: true }).click();
+    await page.waitForURL(`${web.url}/websites/${website.id}/traffic`);
     await expect.poll(() => label('Unique Visitors: 15').isVisible()).toBe(true);
 
-    await page.getByRole('tab', { name: 'Settings' }).click();
-    await page.waitForURL(/tab=settings/);
+    await websiteTabs().getByRole('link', { name: 'Banner', exact: true }).click();
+    await page.waitForURL(`${web.url}/websites/${website.id}/banner`);
     await expect.poll(() => page.getByLabel('Retention period (months)').inputValue()).toBe('12');
     await page.getByLabel('Privacy policy URL').fill(`${siteOrigin}/privacy`);
-    await page.getByRole('button', { name: 'Save Changes' }).click();
+    await page.getByRole('region', { name: 'Website settings' }).getByRole('button', { name: 'Save Changes' }).click();
     await expect.poll(() => toast('Settings Updated').isVisible()).toBe(true);
     const settings = await owner.request.get(`${web.url}/api/websites/${website.id}/settings`);
     expect(await settings.json()).toMatchObject({ retentionMonths: 12, privacyPolicyUrl: `${siteOrigin}/privacy` });
 
-    await mainNav().getByRole('link', { name: 'Recommendations' }).click();
-    await chooseOption('Website', `${site.name} (${site.domain})`);
+    await websiteTabs().getByRole('link', { name: 'Overview', exact: true }).click();
+    await page.waitForURL(`${web.url}/websites/${website.id}/overview`);
     await expect.poll(() => label('Consent Rate: 25.0%').isVisible()).toBe(true);
     expect(await page.getByRole('article').getByRole('heading', { level: 3 }).allTextContents()).toEqual([
       'Keep Reject All as easy as Accept All',

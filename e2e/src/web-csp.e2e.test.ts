@@ -2,7 +2,8 @@
 // (DOM types: the violation listener runs inside the browser.)
 // The web app under its Content-Security-Policy, in real headless Chromium against the whole system:
 // every screen of the spec's route list (section 2), as a visitor, an owner and an admin, renders its
-// heading with no CSP violation reported, neither in the console nor to a `securitypolicyviolation`
+// heading with no CSP violation reported (the routes that are now a website's tabs redirect there, and
+// show that tab's heading), and so does each tab of a website's page, neither in the console nor to a `securitypolicyviolation`
 // listener. The parts that need the policy's allowances are exercised too: signing in through the
 // form, dialogs and selects (run-time <style> elements carrying the nonce), data: logos, the Website
 // Editor's same-origin preview frame, and the API documentation (its own style hash).
@@ -66,22 +67,35 @@ const publicScreens = [
 ] as const;
 
 const ownerScreens = [
-  ['/dashboard', 'Dashboard'],
+  ['/dashboard', 'Overview'],
   ['/websites', 'Websites'],
   ['/user/websites', 'Websites'],
   ['/export', 'Export Data'],
   ['/user/export', 'Export Data'],
   ['/installation', 'Installation'],
   ['/user/installation', 'Installation'],
-  ['/settings', 'Settings'],
-  ['/user/settings', 'Settings'],
+  ['/settings', 'Banner'],
+  ['/user/settings', 'Banner'],
   ['/setup-instructions', 'Setup Guide'],
   ['/user/setup-instructions', 'Setup Guide'],
   ['/subscription', 'Subscription'],
-  ['/analytics', 'Analytics & Consent'],
-  ['/website-analytics', 'Website Analytics'],
-  ['/recommendations', 'Recommendations'],
+  ['/analytics', 'Traffic'],
+  ['/website-analytics', 'Websites'],
+  ['/recommendations', 'Overview'],
   ['/leads', 'Leads'],
+  ['/account', 'Account'],
+] as const;
+
+/** The tabs of a website's page (/websites/$websiteId/<slug>) and the heading each renders. */
+const websiteTabs = [
+  ['overview', 'Overview'],
+  ['consent', 'Consent'],
+  ['traffic', 'Traffic'],
+  ['leads', 'Leads'],
+  ['banner', 'Banner'],
+  ['scan', 'Cookie scan'],
+  ['installation', 'Installation'],
+  ['webhooks', 'Webhooks'],
 ] as const;
 
 const adminScreens = [
@@ -94,9 +108,9 @@ const adminScreens = [
   ['/admin/setup-instructions', 'Setup Guide'],
   ['/website-editor', 'Website Editor'],
   ['/user-management', 'User Management'],
-  ['/analytics', 'Analytics & Consent'],
-  ['/website-analytics', 'Website Analytics'],
-  ['/recommendations', 'Recommendations'],
+  ['/analytics', 'Traffic'],
+  ['/website-analytics', 'Websites'],
+  ['/recommendations', 'Overview'],
   ['/leads', 'Leads'],
 ] as const;
 
@@ -132,11 +146,12 @@ describe('an owner', () => {
   const violations: string[] = [];
   let context: BrowserContext;
   let page: Page;
+  let websiteId = '';
 
   beforeAll(async () => {
     context = await watchedContext(violations);
     await registerOwner(context.request, web.url, { email: 'cora@csp.example.test', firstName: 'Cora', lastName: 'Policy' });
-    await addWebsite(context.request, web.url, { name: 'Policy Bakery', domain: 'bakery.example.test' });
+    ({ id: websiteId } = await addWebsite(context.request, web.url, { name: 'Policy Bakery', domain: 'bakery.example.test' }));
     // A logo stored as a data: URL, shown in the sidebar and the banner preview.
     const branding = await context.request.put(`${web.url}/api/branding`, {
       data: { companyName: 'Policy Bakery', primaryColor: '#2563eb', logoUrl: examplePngDataUrl },
@@ -154,13 +169,18 @@ describe('an owner', () => {
     expect(violations).toEqual([]);
   });
 
+  it.each(websiteTabs)("sees the website's %s tab (%s) with no CSP violation", async (slug, heading) => {
+    await visit(page, `/websites/${websiteId}/${slug}`, heading);
+    expect(violations).toEqual([]);
+  });
+
   it('opens the Add Website dialog and a select (run-time styles with the nonce)', async () => {
     await visit(page, '/websites', 'Websites');
     await page.getByRole('button', { name: 'Add Website', exact: true }).click();
     await expect.poll(() => page.getByRole('dialog', { name: 'Add Website' }).isVisible()).toBe(true);
     await page.keyboard.press('Escape');
     await visit(page, '/export', 'Export Data');
-    await page.getByRole('combobox', { name: 'Website' }).click();
+    await page.getByRole('combobox', { name: 'Website', exact: true }).click();
     await expect.poll(() => page.getByRole('option', { name: /Policy Bakery/ }).isVisible()).toBe(true);
     // The select's <style> element was applied (it carries the nonce): its viewport hides the scrollbar.
     expect(await page.locator('[data-radix-select-viewport]').evaluate((viewport) => getComputedStyle(viewport).scrollbarWidth)).toBe('none');
@@ -169,8 +189,7 @@ describe('an owner', () => {
   });
 
   it('sees the banner preview with its data: logo', async () => {
-    await visit(page, '/installation', 'Installation');
-    await page.getByRole('button', { name: /Policy Bakery/ }).first().click();
+    await visit(page, `/websites/${websiteId}/installation`, 'Installation');
     await page.getByRole('tab', { name: 'Preview' }).click();
     const preview = page.getByRole('region', { name: 'Banner preview' });
     await expect.poll(() => preview.getByRole('button', { name: 'Accept All' }).isVisible()).toBe(true);

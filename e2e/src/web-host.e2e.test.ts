@@ -42,7 +42,7 @@ describe('the app opened at 127.0.0.1 while PUBLIC_URL says localhost', () => {
     await page.getByLabel('Password').fill('correct horse battery');
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.waitForURL(`${appUrl}/dashboard`);
-    await expect.poll(() => page.getByRole('heading', { name: 'Dashboard' }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('heading', { name: 'Overview' }).isVisible()).toBe(true);
   });
 
   it('adds a website with that session (a write)', async () => {

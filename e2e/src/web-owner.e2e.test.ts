@@ -4,7 +4,8 @@
 // (api, ingest, the ledger on the machine's Postgres, relay, projectors, live updates): create an
 // account, add a website, copy its snippet onto a page of another origin, watch a visitor's Accept
 // arrive on the open dashboard without a reload, export it, verify the installation, brand the
-// banner, and hit the free plan's website limit.
+// banner, and hit the free plan's website limit. Everything about the website is a tab of its page,
+// reached from Websites: each tab by clicking, on a desktop and a phone, and old URLs land on the tab.
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -41,6 +42,17 @@ afterAll(async () => {
 });
 
 const mainNav = (target: Page) => target.getByRole('navigation', { name: 'Main' });
+const websiteTabs = (target: Page) => target.getByRole('navigation', { name: 'Website sections' });
+
+/** The way a newcomer goes: Websites in the sidebar, the website, then one of its tabs. */
+async function openWebsiteTab(target: Page, tab: string, slug: string): Promise<void> {
+  await mainNav(target).getByRole('link', { name: 'Websites' }).click();
+  await target.getByRole('link', { name: `Open ${website.name}` }).click();
+  await target.waitForURL(/\/websites\/[0-9a-f-]+\/overview$/);
+  await websiteTabs(target).getByRole('link', { name: tab, exact: true }).click();
+  await target.waitForURL(new RegExp(`/websites/[0-9a-f-]+/${slug}$`));
+  await expect.poll(() => target.getByRole('heading', { level: 2, name: tab, exact: true }).isVisible()).toBe(true);
+}
 const toast = (target: Page, title: string) => target.getByRole('region', { name: /Notifications/ }).getByText(title, { exact: true });
 
 async function rowsOf(sql: string, values: unknown[] = []) {
@@ -48,7 +60,7 @@ async function rowsOf(sql: string, values: unknown[] = []) {
 }
 
 describe('a new owner', () => {
-  it('creates an account at /login and lands on the dashboard', async () => {
+  it('creates an account at /login and lands on the Overview of all websites', async () => {
     await page.goto(`${web.url}/login`);
     await page.getByRole('tab', { name: 'Create account' }).click();
     await page.getByLabel('First name').fill(account.firstName);
@@ -58,7 +70,7 @@ describe('a new owner', () => {
     await page.getByRole('button', { name: 'Create account' }).click();
 
     await page.waitForURL(`${web.url}/dashboard`);
-    await expect.poll(() => page.getByRole('heading', { name: 'Dashboard' }).isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('heading', { level: 1, name: 'Overview' }).isVisible()).toBe(true);
     await expect.poll(() => page.getByText('No consent data yet').isVisible()).toBe(true);
     await expect.poll(() => page.getByRole('banner').getByText('Olivia Owner').isVisible()).toBe(true);
     expect(await rowsOf('SELECT email, subscription_tier FROM users')).toEqual([{ email: account.email, subscription_tier: 'free' }]);
@@ -102,8 +114,8 @@ describe('a new owner', () => {
     expect(Date.now() - copiedAt).toBeGreaterThanOrEqual(1_900);
   });
 
-  it('brands its banner in Settings', async () => {
-    await mainNav(page).getByRole('link', { name: 'Settings' }).click();
+  it("brands its banner on the website's Banner tab", async () => {
+    await openWebsiteTab(page, 'Banner', 'banner');
     const branding = page.getByRole('region', { name: 'Banner branding' });
     await expect.poll(() => branding.getByLabel('Company name').inputValue()).toBe('Consentry');
     await branding.getByLabel('Company name').fill('Example Shop GmbH');
@@ -146,9 +158,14 @@ describe('a new owner', () => {
     const [record] = await rowsOf(`SELECT event_id, choice FROM consent_records`);
     expect(record).toMatchObject({ choice: 'accepted' });
 
-    await mainNav(page).getByRole('link', { name: 'Export' }).click();
+    // Export is a section of the website's Consent tab, with this website chosen first.
+    await openWebsiteTab(page, 'Consent', 'consent');
     const recent = page.getByRole('region', { name: 'Recent Exports' });
     await expect.poll(() => recent.getByText('No exports yet').isVisible()).toBe(true);
+    const websiteChoice = page.getByRole('combobox', { name: 'Website', exact: true });
+    expect(await websiteChoice.textContent()).toBe(`${website.name} (${website.domain})`);
+    await websiteChoice.click();
+    await page.getByRole('option', { name: 'All Websites' }).click();
     const downloading = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Export Data' }).click();
     const download = await downloading;
@@ -169,8 +186,8 @@ describe('a new owner', () => {
   });
 
   it('verifies the installation by the events arriving, and says second that the page could not be fetched', async () => {
-    await mainNav(page).getByRole('link', { name: 'Installation' }).click();
-    await page.getByRole('button', { name: new RegExp(website.name) }).click();
+    await openWebsiteTab(page, 'Installation', 'installation');
+    await expect.poll(() => page.getByText(`Install on ${website.name}`).isVisible()).toBe(true);
     await page.getByRole('button', { name: 'Verify Installation' }).click();
     const result = page.getByRole('status', { name: 'Verification result' });
     // The api fetches https://shop.example.test/ itself; .test names do not resolve outside the browser,
@@ -217,4 +234,64 @@ describe('a new owner', () => {
     await page.waitForURL(`${web.url}/dashboard`);
     await expect.poll(() => page.getByLabel('Total Consents: 1').isVisible()).toBe(true);
   });
+});
+
+describe("the owner's website page", () => {
+  const tabs = [
+    ['Overview', 'overview'],
+    ['Consent', 'consent'],
+    ['Traffic', 'traffic'],
+    ['Leads', 'leads'],
+    ['Banner', 'banner'],
+    ['Cookie scan', 'scan'],
+    ['Installation', 'installation'],
+    ['Webhooks', 'webhooks'],
+  ] as const;
+
+  for (const viewport of [
+    { width: 1440, height: 900 },
+    { width: 390, height: 844 },
+  ]) {
+    it(`opens Websites, the website and each of its tabs by clicking, at ${viewport.width}×${viewport.height}`, async () => {
+      const phone = viewport.width < 1024;
+      const context = await browser.newContext({ viewport, storageState: await owner.storageState() });
+      context.setDefaultTimeout(10_000);
+      const tab = await context.newPage();
+      try {
+        const [{ id: websiteId }] = await rowsOf('SELECT id FROM websites');
+        await tab.goto(`${web.url}/dashboard`);
+        // On a phone the sidebar waits behind the menu button.
+        if (phone) await tab.getByRole('button', { name: 'Open menu' }).click();
+        await mainNav(tab).getByRole('link', { name: 'Websites' }).click();
+        await tab.waitForURL(`${web.url}/websites`);
+        await tab.getByRole('link', { name: `Open ${website.name}` }).click();
+        await tab.waitForURL(`${web.url}/websites/${websiteId}/overview`);
+        await expect.poll(() => tab.getByRole('heading', { level: 1, name: website.name }).isVisible()).toBe(true);
+        expect(await tab.title()).toBe('Overview · Website · Consentry');
+
+        for (const [label, slug] of tabs) {
+          const link = websiteTabs(tab).getByRole('link', { name: label, exact: true });
+          await link.click();
+          await tab.waitForURL(`${web.url}/websites/${websiteId}/${slug}`);
+          await expect.poll(() => tab.getByRole('heading', { level: 2, name: label, exact: true }).isVisible()).toBe(true);
+          expect(await link.getAttribute('aria-current')).toBe('page');
+          expect(await websiteTabs(tab).locator('[aria-current="page"]').count()).toBe(1);
+          // The tab bar scrolls on its own; the page itself never gets wider than the screen.
+          expect(await tab.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(viewport.width);
+        }
+
+        // Old URLs of the spec land on the tab with the same content.
+        await tab.goto(`${web.url}/website-analytics?websiteId=${websiteId}&tab=settings`);
+        await tab.waitForURL(`${web.url}/websites/${websiteId}/banner`);
+        await expect.poll(() => tab.getByRole('heading', { level: 2, name: 'Banner', exact: true }).isVisible()).toBe(true);
+        await tab.goto(`${web.url}/website-analytics?website=${websiteId}&tab=scan`);
+        await tab.waitForURL(`${web.url}/websites/${websiteId}/scan`);
+        await tab.goto(`${web.url}/user/installation`);
+        await tab.waitForURL(`${web.url}/websites/${websiteId}/installation`);
+        await expect.poll(() => tab.getByRole('heading', { level: 2, name: 'Installation', exact: true }).isVisible()).toBe(true);
+      } finally {
+        await context.close();
+      }
+    });
+  }
 });

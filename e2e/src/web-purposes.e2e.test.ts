@@ -4,7 +4,7 @@
 // consent lifetime in a website's settings; visitors then choose through the real ingest endpoint
 // (Accept All, Reject All, two customized choices and a GPC decline, as widget.js sends them), and
 // the owner and an admin read the acceptance per purpose, the split by method and the partial
-// consents on the Dashboard and in Website Analytics.
+// consents on the Dashboard and on the website's Consent tab.
 import { randomUUID } from 'node:crypto';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -90,7 +90,7 @@ const expectedSplit = ['Accept All1 · 20.0%', 'Reject All1 · 20.0%', 'Customiz
 
 describe('an owner whose banner asks for purposes one by one', () => {
   it('chooses the purposes, lists a service with its cookies and sets the consent lifetime in the website settings', async () => {
-    await page.goto(`${web.url}/website-analytics?website=${website.id}&tab=settings`);
+    await page.goto(`${web.url}/websites/${website.id}/banner`);
     const purposes = page.getByRole('group', { name: 'Consent purposes' });
     const checkbox = (name: string) => purposes.getByRole('checkbox', { name, exact: true });
     await expect.poll(() => checkbox('Preferences').isChecked()).toBe(true);
@@ -102,7 +102,7 @@ describe('an owner whose banner asks for purposes one by one', () => {
     expect(await checkbox('Necessary').isDisabled()).toBe(true);
     const lifetime = page.getByLabel('Consent lifetime (months)');
     expect(await lifetime.inputValue()).toBe('12');
-    const save = page.getByRole('button', { name: 'Save Changes' });
+    const save = page.getByRole('region', { name: 'Website settings' }).getByRole('button', { name: 'Save Changes' });
 
     for (const name of ['Preferences', 'Analytics', 'Marketing']) await checkbox(name).uncheck();
     await expect.poll(() => purposes.getByText('Choose at least one purpose to ask for.').isVisible()).toBe(true);
@@ -173,8 +173,8 @@ describe('an owner whose banner asks for purposes one by one', () => {
     expect(await consentColumn(activity, 2)).toEqual(['Accepted', 'Declined', 'Declined', 'Partial · Analytics', 'Partial · Analytics, Identification']);
   });
 
-  it("reads the same in the website's Consent Data", async () => {
-    await page.goto(`${web.url}/website-analytics?website=${website.id}`);
+  it("reads the same on the website's Consent tab", async () => {
+    await page.goto(`${web.url}/websites/${website.id}/consent`);
     expect(await purposeCard(page)).toEqual({ rates: expectedRates, split: expectedSplit });
     const records = page.getByRole('region', { name: 'Recent Consent Records' });
     await expect.poll(() => records.getByRole('table').getByRole('row').count()).toBe(6);

@@ -147,9 +147,9 @@ describe("an owner scanning their website's cookies", () => {
   let firstScanId: string;
 
   it('starts a scan from the Cookie scan tab of the website and sees it queued', async () => {
-    await page.goto(`${url}/website-analytics?website=${website.id}`);
-    await page.getByRole('tab', { name: 'Cookie scan' }).click();
-    await page.waitForURL(/tab=scan/);
+    await page.goto(`${url}/websites/${website.id}/overview`);
+    await page.getByRole('navigation', { name: 'Website sections' }).getByRole('link', { name: 'Cookie scan' }).click();
+    await page.waitForURL(`${url}/websites/${website.id}/scan`);
     await expect.poll(() => page.getByText('This website has not been scanned yet.').isVisible()).toBe(true);
     firstScanId = await startScanInPage();
     const { rows } = await db.pool.query('SELECT type, data FROM events WHERE stream_id = $1', [`scan-${firstScanId}`]);

@@ -31,7 +31,6 @@ import { Route as AppSettingsRouteImport } from './routes/_app/settings'
 import { Route as AppSetupInstructionsRouteImport } from './routes/_app/setup-instructions'
 import { Route as AppSubscriptionRouteImport } from './routes/_app/subscription'
 import { Route as AppWebsiteAnalyticsRouteImport } from './routes/_app/website-analytics'
-import { Route as AppWebsitesRouteImport } from './routes/_app/websites'
 import { Route as AdminLoginRouteImport } from './routes/admin/login'
 import { Route as AdminPasswordRouteImport } from './routes/admin/password'
 import { Route as AppAdminUserManagementRouteImport } from './routes/_app/_admin/user-management'
@@ -43,6 +42,8 @@ import { Route as AppUserInstallationRouteImport } from './routes/_app/user/inst
 import { Route as AppUserSettingsRouteImport } from './routes/_app/user/settings'
 import { Route as AppUserSetupInstructionsRouteImport } from './routes/_app/user/setup-instructions'
 import { Route as AppUserWebsitesRouteImport } from './routes/_app/user/websites'
+import { Route as AppWebsitesIndexRouteImport } from './routes/_app/websites/index'
+import { Route as AppWebsitesWebsiteIdRouteImport } from './routes/_app/websites/$websiteId'
 import { Route as AppAdminAdminIndexRouteImport } from './routes/_app/_admin/admin/index'
 import { Route as AppAdminAdminExportRouteImport } from './routes/_app/_admin/admin/export'
 import { Route as AppAdminAdminInstallationRouteImport } from './routes/_app/_admin/admin/installation'
@@ -50,6 +51,15 @@ import { Route as AppAdminAdminSettingsRouteImport } from './routes/_app/_admin/
 import { Route as AppAdminAdminSetupInstructionsRouteImport } from './routes/_app/_admin/admin/setup-instructions'
 import { Route as AppAdminAdminWebsitesRouteImport } from './routes/_app/_admin/admin/websites'
 import { Route as AppLeadsWebsiteIdVisitorIdRouteImport } from './routes/_app/leads/$websiteId/$visitorId'
+import { Route as AppWebsitesWebsiteIdIndexRouteImport } from './routes/_app/websites/$websiteId/index'
+import { Route as AppWebsitesWebsiteIdBannerRouteImport } from './routes/_app/websites/$websiteId/banner'
+import { Route as AppWebsitesWebsiteIdConsentRouteImport } from './routes/_app/websites/$websiteId/consent'
+import { Route as AppWebsitesWebsiteIdInstallationRouteImport } from './routes/_app/websites/$websiteId/installation'
+import { Route as AppWebsitesWebsiteIdLeadsRouteImport } from './routes/_app/websites/$websiteId/leads'
+import { Route as AppWebsitesWebsiteIdOverviewRouteImport } from './routes/_app/websites/$websiteId/overview'
+import { Route as AppWebsitesWebsiteIdScanRouteImport } from './routes/_app/websites/$websiteId/scan'
+import { Route as AppWebsitesWebsiteIdTrafficRouteImport } from './routes/_app/websites/$websiteId/traffic'
+import { Route as AppWebsitesWebsiteIdWebhooksRouteImport } from './routes/_app/websites/$websiteId/webhooks'
 
 const IndexRoute = IndexRouteImport.update({
   id: '/',
@@ -159,11 +169,6 @@ const AppWebsiteAnalyticsRoute = AppWebsiteAnalyticsRouteImport.update({
   path: '/website-analytics',
   getParentRoute: () => AppRoute,
 } as any)
-const AppWebsitesRoute = AppWebsitesRouteImport.update({
-  id: '/websites',
-  path: '/websites',
-  getParentRoute: () => AppRoute,
-} as any)
 const AdminLoginRoute = AdminLoginRouteImport.update({
   id: '/admin/login',
   path: '/admin/login',
@@ -220,6 +225,16 @@ const AppUserWebsitesRoute = AppUserWebsitesRouteImport.update({
   path: '/user/websites',
   getParentRoute: () => AppRoute,
 } as any)
+const AppWebsitesIndexRoute = AppWebsitesIndexRouteImport.update({
+  id: '/websites/',
+  path: '/websites/',
+  getParentRoute: () => AppRoute,
+} as any)
+const AppWebsitesWebsiteIdRoute = AppWebsitesWebsiteIdRouteImport.update({
+  id: '/websites/$websiteId',
+  path: '/websites/$websiteId',
+  getParentRoute: () => AppRoute,
+} as any)
 const AppAdminAdminIndexRoute = AppAdminAdminIndexRouteImport.update({
   id: '/admin/',
   path: '/admin/',
@@ -258,6 +273,60 @@ const AppLeadsWebsiteIdVisitorIdRoute =
     path: '/leads/$websiteId/$visitorId',
     getParentRoute: () => AppRoute,
   } as any)
+const AppWebsitesWebsiteIdIndexRoute =
+  AppWebsitesWebsiteIdIndexRouteImport.update({
+    id: '/',
+    path: '/',
+    getParentRoute: () => AppWebsitesWebsiteIdRoute,
+  } as any)
+const AppWebsitesWebsiteIdBannerRoute =
+  AppWebsitesWebsiteIdBannerRouteImport.update({
+    id: '/banner',
+    path: '/banner',
+    getParentRoute: () => AppWebsitesWebsiteIdRoute,
+  } as any)
+const AppWebsitesWebsiteIdConsentRoute =
+  AppWebsitesWebsiteIdConsentRouteImport.update({
+    id: '/consent',
+    path: '/consent',
+    getParentRoute: () => AppWebsitesWebsiteIdRoute,
+  } as any)
+const AppWebsitesWebsiteIdInstallationRoute =
+  AppWebsitesWebsiteIdInstallationRouteImport.update({
+    id: '/installation',
+    path: '/installation',
+    getParentRoute: () => AppWebsitesWebsiteIdRoute,
+  } as any)
+const AppWebsitesWebsiteIdLeadsRoute =
+  AppWebsitesWebsiteIdLeadsRouteImport.update({
+    id: '/leads',
+    path: '/leads',
+    getParentRoute: () => AppWebsitesWebsiteIdRoute,
+  } as any)
+const AppWebsitesWebsiteIdOverviewRoute =
+  AppWebsitesWebsiteIdOverviewRouteImport.update({
+    id: '/overview',
+    path: '/overview',
+    getParentRoute: () => AppWebsitesWebsiteIdRoute,
+  } as any)
+const AppWebsitesWebsiteIdScanRoute =
+  AppWebsitesWebsiteIdScanRouteImport.update({
+    id: '/scan',
+    path: '/scan',
+    getParentRoute: () => AppWebsitesWebsiteIdRoute,
+  } as any)
+const AppWebsitesWebsiteIdTrafficRoute =
+  AppWebsitesWebsiteIdTrafficRouteImport.update({
+    id: '/traffic',
+    path: '/traffic',
+    getParentRoute: () => AppWebsitesWebsiteIdRoute,
+  } as any)
+const AppWebsitesWebsiteIdWebhooksRoute =
+  AppWebsitesWebsiteIdWebhooksRouteImport.update({
+    id: '/webhooks',
+    path: '/webhooks',
+    getParentRoute: () => AppWebsitesWebsiteIdRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
@@ -280,7 +349,6 @@ export interface FileRoutesByFullPath {
   '/setup-instructions': typeof AppSetupInstructionsRoute
   '/subscription': typeof AppSubscriptionRoute
   '/website-analytics': typeof AppWebsiteAnalyticsRoute
-  '/websites': typeof AppWebsitesRoute
   '/admin/login': typeof AdminLoginRoute
   '/admin/password': typeof AdminPasswordRoute
   '/user-management': typeof AppAdminUserManagementRoute
@@ -291,14 +359,25 @@ export interface FileRoutesByFullPath {
   '/user/settings': typeof AppUserSettingsRoute
   '/user/setup-instructions': typeof AppUserSetupInstructionsRoute
   '/user/websites': typeof AppUserWebsitesRoute
+  '/websites/$websiteId': typeof AppWebsitesWebsiteIdRouteWithChildren
   '/leads/': typeof AppLeadsIndexRoute
+  '/websites/': typeof AppWebsitesIndexRoute
   '/admin/export': typeof AppAdminAdminExportRoute
   '/admin/installation': typeof AppAdminAdminInstallationRoute
   '/admin/settings': typeof AppAdminAdminSettingsRoute
   '/admin/setup-instructions': typeof AppAdminAdminSetupInstructionsRoute
   '/admin/websites': typeof AppAdminAdminWebsitesRoute
   '/leads/$websiteId/$visitorId': typeof AppLeadsWebsiteIdVisitorIdRoute
+  '/websites/$websiteId/banner': typeof AppWebsitesWebsiteIdBannerRoute
+  '/websites/$websiteId/consent': typeof AppWebsitesWebsiteIdConsentRoute
+  '/websites/$websiteId/installation': typeof AppWebsitesWebsiteIdInstallationRoute
+  '/websites/$websiteId/leads': typeof AppWebsitesWebsiteIdLeadsRoute
+  '/websites/$websiteId/overview': typeof AppWebsitesWebsiteIdOverviewRoute
+  '/websites/$websiteId/scan': typeof AppWebsitesWebsiteIdScanRoute
+  '/websites/$websiteId/traffic': typeof AppWebsitesWebsiteIdTrafficRoute
+  '/websites/$websiteId/webhooks': typeof AppWebsitesWebsiteIdWebhooksRoute
   '/admin/': typeof AppAdminAdminIndexRoute
+  '/websites/$websiteId/': typeof AppWebsitesWebsiteIdIndexRoute
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
@@ -321,7 +400,6 @@ export interface FileRoutesByTo {
   '/setup-instructions': typeof AppSetupInstructionsRoute
   '/subscription': typeof AppSubscriptionRoute
   '/website-analytics': typeof AppWebsiteAnalyticsRoute
-  '/websites': typeof AppWebsitesRoute
   '/admin/login': typeof AdminLoginRoute
   '/admin/password': typeof AdminPasswordRoute
   '/user-management': typeof AppAdminUserManagementRoute
@@ -333,13 +411,23 @@ export interface FileRoutesByTo {
   '/user/setup-instructions': typeof AppUserSetupInstructionsRoute
   '/user/websites': typeof AppUserWebsitesRoute
   '/leads': typeof AppLeadsIndexRoute
+  '/websites': typeof AppWebsitesIndexRoute
   '/admin/export': typeof AppAdminAdminExportRoute
   '/admin/installation': typeof AppAdminAdminInstallationRoute
   '/admin/settings': typeof AppAdminAdminSettingsRoute
   '/admin/setup-instructions': typeof AppAdminAdminSetupInstructionsRoute
   '/admin/websites': typeof AppAdminAdminWebsitesRoute
   '/leads/$websiteId/$visitorId': typeof AppLeadsWebsiteIdVisitorIdRoute
+  '/websites/$websiteId/banner': typeof AppWebsitesWebsiteIdBannerRoute
+  '/websites/$websiteId/consent': typeof AppWebsitesWebsiteIdConsentRoute
+  '/websites/$websiteId/installation': typeof AppWebsitesWebsiteIdInstallationRoute
+  '/websites/$websiteId/leads': typeof AppWebsitesWebsiteIdLeadsRoute
+  '/websites/$websiteId/overview': typeof AppWebsitesWebsiteIdOverviewRoute
+  '/websites/$websiteId/scan': typeof AppWebsitesWebsiteIdScanRoute
+  '/websites/$websiteId/traffic': typeof AppWebsitesWebsiteIdTrafficRoute
+  '/websites/$websiteId/webhooks': typeof AppWebsitesWebsiteIdWebhooksRoute
   '/admin': typeof AppAdminAdminIndexRoute
+  '/websites/$websiteId': typeof AppWebsitesWebsiteIdIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -365,7 +453,6 @@ export interface FileRoutesById {
   '/_app/setup-instructions': typeof AppSetupInstructionsRoute
   '/_app/subscription': typeof AppSubscriptionRoute
   '/_app/website-analytics': typeof AppWebsiteAnalyticsRoute
-  '/_app/websites': typeof AppWebsitesRoute
   '/admin/login': typeof AdminLoginRoute
   '/admin/password': typeof AdminPasswordRoute
   '/_app/_admin/user-management': typeof AppAdminUserManagementRoute
@@ -376,14 +463,25 @@ export interface FileRoutesById {
   '/_app/user/settings': typeof AppUserSettingsRoute
   '/_app/user/setup-instructions': typeof AppUserSetupInstructionsRoute
   '/_app/user/websites': typeof AppUserWebsitesRoute
+  '/_app/websites/$websiteId': typeof AppWebsitesWebsiteIdRouteWithChildren
   '/_app/leads/': typeof AppLeadsIndexRoute
+  '/_app/websites/': typeof AppWebsitesIndexRoute
   '/_app/_admin/admin/export': typeof AppAdminAdminExportRoute
   '/_app/_admin/admin/installation': typeof AppAdminAdminInstallationRoute
   '/_app/_admin/admin/settings': typeof AppAdminAdminSettingsRoute
   '/_app/_admin/admin/setup-instructions': typeof AppAdminAdminSetupInstructionsRoute
   '/_app/_admin/admin/websites': typeof AppAdminAdminWebsitesRoute
   '/_app/leads/$websiteId/$visitorId': typeof AppLeadsWebsiteIdVisitorIdRoute
+  '/_app/websites/$websiteId/banner': typeof AppWebsitesWebsiteIdBannerRoute
+  '/_app/websites/$websiteId/consent': typeof AppWebsitesWebsiteIdConsentRoute
+  '/_app/websites/$websiteId/installation': typeof AppWebsitesWebsiteIdInstallationRoute
+  '/_app/websites/$websiteId/leads': typeof AppWebsitesWebsiteIdLeadsRoute
+  '/_app/websites/$websiteId/overview': typeof AppWebsitesWebsiteIdOverviewRoute
+  '/_app/websites/$websiteId/scan': typeof AppWebsitesWebsiteIdScanRoute
+  '/_app/websites/$websiteId/traffic': typeof AppWebsitesWebsiteIdTrafficRoute
+  '/_app/websites/$websiteId/webhooks': typeof AppWebsitesWebsiteIdWebhooksRoute
   '/_app/_admin/admin/': typeof AppAdminAdminIndexRoute
+  '/_app/websites/$websiteId/': typeof AppWebsitesWebsiteIdIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -408,7 +506,6 @@ export interface FileRouteTypes {
     | '/setup-instructions'
     | '/subscription'
     | '/website-analytics'
-    | '/websites'
     | '/admin/login'
     | '/admin/password'
     | '/user-management'
@@ -419,14 +516,25 @@ export interface FileRouteTypes {
     | '/user/settings'
     | '/user/setup-instructions'
     | '/user/websites'
+    | '/websites/$websiteId'
     | '/leads/'
+    | '/websites/'
     | '/admin/export'
     | '/admin/installation'
     | '/admin/settings'
     | '/admin/setup-instructions'
     | '/admin/websites'
     | '/leads/$websiteId/$visitorId'
+    | '/websites/$websiteId/banner'
+    | '/websites/$websiteId/consent'
+    | '/websites/$websiteId/installation'
+    | '/websites/$websiteId/leads'
+    | '/websites/$websiteId/overview'
+    | '/websites/$websiteId/scan'
+    | '/websites/$websiteId/traffic'
+    | '/websites/$websiteId/webhooks'
     | '/admin/'
+    | '/websites/$websiteId/'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
@@ -449,7 +557,6 @@ export interface FileRouteTypes {
     | '/setup-instructions'
     | '/subscription'
     | '/website-analytics'
-    | '/websites'
     | '/admin/login'
     | '/admin/password'
     | '/user-management'
@@ -461,13 +568,23 @@ export interface FileRouteTypes {
     | '/user/setup-instructions'
     | '/user/websites'
     | '/leads'
+    | '/websites'
     | '/admin/export'
     | '/admin/installation'
     | '/admin/settings'
     | '/admin/setup-instructions'
     | '/admin/websites'
     | '/leads/$websiteId/$visitorId'
+    | '/websites/$websiteId/banner'
+    | '/websites/$websiteId/consent'
+    | '/websites/$websiteId/installation'
+    | '/websites/$websiteId/leads'
+    | '/websites/$websiteId/overview'
+    | '/websites/$websiteId/scan'
+    | '/websites/$websiteId/traffic'
+    | '/websites/$websiteId/webhooks'
     | '/admin'
+    | '/websites/$websiteId'
   id:
     | '__root__'
     | '/'
@@ -492,7 +609,6 @@ export interface FileRouteTypes {
     | '/_app/setup-instructions'
     | '/_app/subscription'
     | '/_app/website-analytics'
-    | '/_app/websites'
     | '/admin/login'
     | '/admin/password'
     | '/_app/_admin/user-management'
@@ -503,14 +619,25 @@ export interface FileRouteTypes {
     | '/_app/user/settings'
     | '/_app/user/setup-instructions'
     | '/_app/user/websites'
+    | '/_app/websites/$websiteId'
     | '/_app/leads/'
+    | '/_app/websites/'
     | '/_app/_admin/admin/export'
     | '/_app/_admin/admin/installation'
     | '/_app/_admin/admin/settings'
     | '/_app/_admin/admin/setup-instructions'
     | '/_app/_admin/admin/websites'
     | '/_app/leads/$websiteId/$visitorId'
+    | '/_app/websites/$websiteId/banner'
+    | '/_app/websites/$websiteId/consent'
+    | '/_app/websites/$websiteId/installation'
+    | '/_app/websites/$websiteId/leads'
+    | '/_app/websites/$websiteId/overview'
+    | '/_app/websites/$websiteId/scan'
+    | '/_app/websites/$websiteId/traffic'
+    | '/_app/websites/$websiteId/webhooks'
     | '/_app/_admin/admin/'
+    | '/_app/websites/$websiteId/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -685,13 +812,6 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppWebsiteAnalyticsRouteImport
       parentRoute: typeof AppRoute
     }
-    '/_app/websites': {
-      id: '/_app/websites'
-      path: '/websites'
-      fullPath: '/websites'
-      preLoaderRoute: typeof AppWebsitesRouteImport
-      parentRoute: typeof AppRoute
-    }
     '/admin/login': {
       id: '/admin/login'
       path: '/admin/login'
@@ -769,6 +889,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppUserWebsitesRouteImport
       parentRoute: typeof AppRoute
     }
+    '/_app/websites/': {
+      id: '/_app/websites/'
+      path: '/websites'
+      fullPath: '/websites/'
+      preLoaderRoute: typeof AppWebsitesIndexRouteImport
+      parentRoute: typeof AppRoute
+    }
+    '/_app/websites/$websiteId': {
+      id: '/_app/websites/$websiteId'
+      path: '/websites/$websiteId'
+      fullPath: '/websites/$websiteId'
+      preLoaderRoute: typeof AppWebsitesWebsiteIdRouteImport
+      parentRoute: typeof AppRoute
+    }
     '/_app/_admin/admin/': {
       id: '/_app/_admin/admin/'
       path: '/admin'
@@ -818,6 +952,69 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppLeadsWebsiteIdVisitorIdRouteImport
       parentRoute: typeof AppRoute
     }
+    '/_app/websites/$websiteId/': {
+      id: '/_app/websites/$websiteId/'
+      path: '/'
+      fullPath: '/websites/$websiteId/'
+      preLoaderRoute: typeof AppWebsitesWebsiteIdIndexRouteImport
+      parentRoute: typeof AppWebsitesWebsiteIdRoute
+    }
+    '/_app/websites/$websiteId/banner': {
+      id: '/_app/websites/$websiteId/banner'
+      path: '/banner'
+      fullPath: '/websites/$websiteId/banner'
+      preLoaderRoute: typeof AppWebsitesWebsiteIdBannerRouteImport
+      parentRoute: typeof AppWebsitesWebsiteIdRoute
+    }
+    '/_app/websites/$websiteId/consent': {
+      id: '/_app/websites/$websiteId/consent'
+      path: '/consent'
+      fullPath: '/websites/$websiteId/consent'
+      preLoaderRoute: typeof AppWebsitesWebsiteIdConsentRouteImport
+      parentRoute: typeof AppWebsitesWebsiteIdRoute
+    }
+    '/_app/websites/$websiteId/installation': {
+      id: '/_app/websites/$websiteId/installation'
+      path: '/installation'
+      fullPath: '/websites/$websiteId/installation'
+      preLoaderRoute: typeof AppWebsitesWebsiteIdInstallationRouteImport
+      parentRoute: typeof AppWebsitesWebsiteIdRoute
+    }
+    '/_app/websites/$websiteId/leads': {
+      id: '/_app/websites/$websiteId/leads'
+      path: '/leads'
+      fullPath: '/websites/$websiteId/leads'
+      preLoaderRoute: typeof AppWebsitesWebsiteIdLeadsRouteImport
+      parentRoute: typeof AppWebsitesWebsiteIdRoute
+    }
+    '/_app/websites/$websiteId/overview': {
+      id: '/_app/websites/$websiteId/overview'
+      path: '/overview'
+      fullPath: '/websites/$websiteId/overview'
+      preLoaderRoute: typeof AppWebsitesWebsiteIdOverviewRouteImport
+      parentRoute: typeof AppWebsitesWebsiteIdRoute
+    }
+    '/_app/websites/$websiteId/scan': {
+      id: '/_app/websites/$websiteId/scan'
+      path: '/scan'
+      fullPath: '/websites/$websiteId/scan'
+      preLoaderRoute: typeof AppWebsitesWebsiteIdScanRouteImport
+      parentRoute: typeof AppWebsitesWebsiteIdRoute
+    }
+    '/_app/websites/$websiteId/traffic': {
+      id: '/_app/websites/$websiteId/traffic'
+      path: '/traffic'
+      fullPath: '/websites/$websiteId/traffic'
+      preLoaderRoute: typeof AppWebsitesWebsiteIdTrafficRouteImport
+      parentRoute: typeof AppWebsitesWebsiteIdRoute
+    }
+    '/_app/websites/$websiteId/webhooks': {
+      id: '/_app/websites/$websiteId/webhooks'
+      path: '/webhooks'
+      fullPath: '/websites/$websiteId/webhooks'
+      preLoaderRoute: typeof AppWebsitesWebsiteIdWebhooksRouteImport
+      parentRoute: typeof AppWebsitesWebsiteIdRoute
+    }
   }
 }
 
@@ -847,6 +1044,33 @@ const AppAdminRouteWithChildren = AppAdminRoute._addFileChildren(
   AppAdminRouteChildren,
 )
 
+interface AppWebsitesWebsiteIdRouteChildren {
+  AppWebsitesWebsiteIdBannerRoute: typeof AppWebsitesWebsiteIdBannerRoute
+  AppWebsitesWebsiteIdConsentRoute: typeof AppWebsitesWebsiteIdConsentRoute
+  AppWebsitesWebsiteIdInstallationRoute: typeof AppWebsitesWebsiteIdInstallationRoute
+  AppWebsitesWebsiteIdLeadsRoute: typeof AppWebsitesWebsiteIdLeadsRoute
+  AppWebsitesWebsiteIdOverviewRoute: typeof AppWebsitesWebsiteIdOverviewRoute
+  AppWebsitesWebsiteIdScanRoute: typeof AppWebsitesWebsiteIdScanRoute
+  AppWebsitesWebsiteIdTrafficRoute: typeof AppWebsitesWebsiteIdTrafficRoute
+  AppWebsitesWebsiteIdWebhooksRoute: typeof AppWebsitesWebsiteIdWebhooksRoute
+  AppWebsitesWebsiteIdIndexRoute: typeof AppWebsitesWebsiteIdIndexRoute
+}
+
+const AppWebsitesWebsiteIdRouteChildren: AppWebsitesWebsiteIdRouteChildren = {
+  AppWebsitesWebsiteIdBannerRoute: AppWebsitesWebsiteIdBannerRoute,
+  AppWebsitesWebsiteIdConsentRoute: AppWebsitesWebsiteIdConsentRoute,
+  AppWebsitesWebsiteIdInstallationRoute: AppWebsitesWebsiteIdInstallationRoute,
+  AppWebsitesWebsiteIdLeadsRoute: AppWebsitesWebsiteIdLeadsRoute,
+  AppWebsitesWebsiteIdOverviewRoute: AppWebsitesWebsiteIdOverviewRoute,
+  AppWebsitesWebsiteIdScanRoute: AppWebsitesWebsiteIdScanRoute,
+  AppWebsitesWebsiteIdTrafficRoute: AppWebsitesWebsiteIdTrafficRoute,
+  AppWebsitesWebsiteIdWebhooksRoute: AppWebsitesWebsiteIdWebhooksRoute,
+  AppWebsitesWebsiteIdIndexRoute: AppWebsitesWebsiteIdIndexRoute,
+}
+
+const AppWebsitesWebsiteIdRouteWithChildren =
+  AppWebsitesWebsiteIdRoute._addFileChildren(AppWebsitesWebsiteIdRouteChildren)
+
 interface AppRouteChildren {
   AppAdminRoute: typeof AppAdminRouteWithChildren
   AppAccountRoute: typeof AppAccountRoute
@@ -859,14 +1083,15 @@ interface AppRouteChildren {
   AppSetupInstructionsRoute: typeof AppSetupInstructionsRoute
   AppSubscriptionRoute: typeof AppSubscriptionRoute
   AppWebsiteAnalyticsRoute: typeof AppWebsiteAnalyticsRoute
-  AppWebsitesRoute: typeof AppWebsitesRoute
   AppReceiptsConsentIdRoute: typeof AppReceiptsConsentIdRoute
   AppUserExportRoute: typeof AppUserExportRoute
   AppUserInstallationRoute: typeof AppUserInstallationRoute
   AppUserSettingsRoute: typeof AppUserSettingsRoute
   AppUserSetupInstructionsRoute: typeof AppUserSetupInstructionsRoute
   AppUserWebsitesRoute: typeof AppUserWebsitesRoute
+  AppWebsitesWebsiteIdRoute: typeof AppWebsitesWebsiteIdRouteWithChildren
   AppLeadsIndexRoute: typeof AppLeadsIndexRoute
+  AppWebsitesIndexRoute: typeof AppWebsitesIndexRoute
   AppLeadsWebsiteIdVisitorIdRoute: typeof AppLeadsWebsiteIdVisitorIdRoute
 }
 
@@ -882,14 +1107,15 @@ const AppRouteChildren: AppRouteChildren = {
   AppSetupInstructionsRoute: AppSetupInstructionsRoute,
   AppSubscriptionRoute: AppSubscriptionRoute,
   AppWebsiteAnalyticsRoute: AppWebsiteAnalyticsRoute,
-  AppWebsitesRoute: AppWebsitesRoute,
   AppReceiptsConsentIdRoute: AppReceiptsConsentIdRoute,
   AppUserExportRoute: AppUserExportRoute,
   AppUserInstallationRoute: AppUserInstallationRoute,
   AppUserSettingsRoute: AppUserSettingsRoute,
   AppUserSetupInstructionsRoute: AppUserSetupInstructionsRoute,
   AppUserWebsitesRoute: AppUserWebsitesRoute,
+  AppWebsitesWebsiteIdRoute: AppWebsitesWebsiteIdRouteWithChildren,
   AppLeadsIndexRoute: AppLeadsIndexRoute,
+  AppWebsitesIndexRoute: AppWebsitesIndexRoute,
   AppLeadsWebsiteIdVisitorIdRoute: AppLeadsWebsiteIdVisitorIdRoute,
 }
 

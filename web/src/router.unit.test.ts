@@ -58,17 +58,16 @@ describe('preloading a screen', () => {
     await vi.waitFor(() => expect(queryClient.getQueryData(['leads', 'list', { q: 'ada' }])).toMatchObject({ pages: [{ leads: [], nextCursor: null }] }));
   });
 
-  it("loads the open tab's data of a website's analytics", async () => {
+  it("loads the data of a website's tab by the website in its path, with the websites its page reads", async () => {
     stubOwnerApi({
       'GET /api/websites/w1/webhooks': () => jsonResponse([]),
       'GET /api/websites': () => jsonResponse([website]),
-      'GET /api/stats/websites': () => jsonResponse([]),
     });
     const { queryClient, router } = createTestRouter();
-    await router.preloadRoute({ to: '/website-analytics', search: { website: 'w1', tab: 'webhooks' } });
+    await router.preloadRoute({ to: '/websites/$websiteId/webhooks', params: { websiteId: 'w1' } });
     await vi.waitFor(() => {
       expect(queryClient.getQueryData(['webhooks', 'w1'])).toEqual([]);
-      expect(queryClient.getQueryData(['stats', 'websites'])).toEqual([]);
+      expect(queryClient.getQueryData(['websites'])).toEqual([website]);
     });
   });
 

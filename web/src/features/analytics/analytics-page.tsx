@@ -75,7 +75,7 @@ function SelectionSummary({ website, range }: { website: Website; range: DateRan
         {consent ? (
           <>
             {' · '}
-            <Link to="/website-analytics" search={{ website: website.id }} className="text-primary underline-offset-4 hover:underline">
+            <Link to="/websites/$websiteId/consent" params={{ websiteId: website.id }} className="text-primary underline-offset-4 hover:underline">
               {formatNumber(consent.totalConsents)} consents, {formatRate(consent.consentRate)} accepted
             </Link>
           </>

@@ -215,7 +215,7 @@ describe('analytics page', () => {
       const trend = await screen.findByRole('region', { name: 'Visitors and Page Views' });
       expect(await within(trend).findByText('No page views in this period')).toBeInTheDocument();
       expect(within(trend).getByText(/install the snippet on every page of your website/)).toBeInTheDocument();
-      expect(within(trend).getByRole('link', { name: 'Install the snippet' })).toHaveAttribute('href', '/user/installation');
+      expect(within(trend).getByRole('link', { name: 'Install the snippet' })).toHaveAttribute('href', '/websites/w1/installation');
       expect(within(trend).queryByRole('img')).not.toBeInTheDocument();
       expect(within(trend).queryByRole('table')).not.toBeInTheDocument();
     });

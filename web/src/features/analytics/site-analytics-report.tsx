@@ -1,6 +1,6 @@
 // One website's site analytics over a date range (spec sections 2, 3 and 9): metric tiles, visitors
 // and page views per day, top pages, traffic sources, devices and mobile engagement. Shown on
-// /analytics and in the Traffic Analytics tab of /website-analytics. The charts load chart.js lazily;
+// a website's Traffic tab (and the AnalyticsPage). The charts load chart.js lazily;
 // every number is listed as text too.
 import { MetricTile } from '../../components/metric-tile';
 import { useQuery } from '@tanstack/react-query';
@@ -11,7 +11,6 @@ import { EmptyState, ErrorState, LoadingState } from '../../components/query-sta
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { formatDecimal, formatDuration, formatNumber, formatRate } from '../../lib/format';
-import { useSession } from '../auth/use-session';
 import { formatRange, type DateRange } from './date-range';
 import type { DoughnutPart } from './doughnut-chart';
 import { dailyAnalyticsQueryOptions, siteAnalyticsQueryOptions, type DailyAnalytics, type SiteAnalytics } from './queries';
@@ -95,7 +94,7 @@ function TrafficTrendCard({ websiteId, range }: { websiteId: string; range: Date
             Visitors per day could not be loaded. {daily.error instanceof Error ? daily.error.message : null}
           </p>
         ) : daily.data.every((day) => day.pageviews === 0) ? (
-          <NoTrafficYet />
+          <NoTrafficYet websiteId={websiteId} />
         ) : (
           <>
             <Suspense fallback={<div className="h-72" aria-hidden />}>
@@ -110,8 +109,7 @@ function TrafficTrendCard({ websiteId, range }: { websiteId: string; range: Date
 }
 
 /** No page view in the range: either the snippet is not on the site yet, or nobody accepted. */
-function NoTrafficYet() {
-  const session = useSession();
+function NoTrafficYet({ websiteId }: { websiteId: string }) {
   return (
     <EmptyState
       title="No page views in this period"
@@ -119,7 +117,9 @@ function NoTrafficYet() {
     >
       <ChartLine className="size-8 text-muted-foreground" aria-hidden />
       <Button asChild variant="outline">
-        <Link to={session.admin ? '/admin/installation' : '/user/installation'}>Install the snippet</Link>
+        <Link to="/websites/$websiteId/installation" params={{ websiteId }}>
+          Install the snippet
+        </Link>
       </Button>
     </EmptyState>
   );
@@ -128,25 +128,28 @@ function NoTrafficYet() {
 /** The chart's figures as a table for screen readers (a canvas says nothing to them). */
 function TrafficTrendTable({ series }: { series: readonly DailyAnalytics[] }) {
   return (
-    <table className="sr-only">
-      <caption>Unique visitors and page views per day</caption>
-      <thead>
-        <tr>
-          <th scope="col">Day</th>
-          <th scope="col">Unique visitors</th>
-          <th scope="col">Page views</th>
-        </tr>
-      </thead>
-      <tbody>
-        {series.map((day) => (
-          <tr key={day.day}>
-            <th scope="row">{formatTrendDay(day.day, true)}</th>
-            <td>{formatNumber(day.uniqueVisitors)}</td>
-            <td>{formatNumber(day.pageviews)}</td>
+    // In a visually hidden box: a table does not shrink to sr-only's 1px, and would widen a phone's page.
+    <div className="sr-only">
+      <table>
+        <caption>Unique visitors and page views per day</caption>
+        <thead>
+          <tr>
+            <th scope="col">Day</th>
+            <th scope="col">Unique visitors</th>
+            <th scope="col">Page views</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {series.map((day) => (
+            <tr key={day.day}>
+              <th scope="row">{formatTrendDay(day.day, true)}</th>
+              <td>{formatNumber(day.uniqueVisitors)}</td>
+              <td>{formatNumber(day.pageviews)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 

@@ -1,13 +1,16 @@
 // The Dashboard (/dashboard, /admin): four stat cards with trends computed from the daily counts, the
 // Consent Trends chart, the top three websites, identified visitors with the measured identification
-// rate, consent by purpose and the ten most recent consent choices.
+// rate, consent by purpose and the ten most recent consent choices; owners know it as Overview (all
+// their websites), with every website's recommendations, each opening that website's page.
 import { useQuery } from '@tanstack/react-query';
+import { Link, useNavigate } from '@tanstack/react-router';
 import { Ban, ChartPie, Globe, ListChecks, TrendingDown, TrendingUp, Minus, type LucideIcon } from 'lucide-react';
 import { lazy, Suspense, type ComponentProps } from 'react';
 import { MetricTile } from '../../components/metric-tile';
 import { PageHeader } from '../../components/page-header';
 import { EmptyState, ErrorState, LoadingState } from '../../components/query-state';
 import { Badge } from '../../components/ui/badge';
+import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { formatNumber, formatRate } from '../../lib/format';
 import { useSession } from '../auth/use-session';
@@ -16,6 +19,7 @@ import { DeadLettersNotice } from '../dead-letters/dead-letters-notice';
 import { IdentifiedVisitorsCard } from '../leads/identified-visitors-card';
 import { OwnerOverQuotaNotice } from '../subscription/over-quota-notice';
 import { PurposeStatsCard } from '../stats/purpose-stats-card';
+import { RecommendationsOverview } from '../recommendations/recommendations-page';
 import { figureDefinitions } from '../stats/figure-definitions';
 import { recentConsentsQueryOptions } from '../consents/queries';
 import {
@@ -25,6 +29,7 @@ import {
   websiteStatsQueryOptions,
 } from '../stats/queries';
 import { websitesQueryOptions, type Website } from '../websites/queries';
+import { getWebsitesPath } from '../websites/redirects';
 import {
   buildDailySeries,
   getCountTrend,
@@ -45,10 +50,12 @@ export function DashboardPage() {
   const now = Date.now();
   const windows = daily.data ? getTrendWindows(daily.data, now) : null;
   const session = useSession();
+  const navigate = useNavigate();
 
   return (
     <>
-      <PageHeader title="Dashboard" description="Consent activity across your websites." />
+      {/* Owners know this screen as Overview (all their websites), the sidebar's first item. */}
+      <PageHeader title={session.admin ? 'Dashboard' : 'Overview'} description="Consent activity across your websites." />
       {session.admin ? <DeadLettersNotice /> : null}
       {session.user ? <OwnerOverQuotaNotice /> : null}
       <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
@@ -107,6 +114,13 @@ export function DashboardPage() {
         <TopWebsitesCard />
       </div>
 
+      <section className="mt-6" aria-labelledby="recommendations-title">
+        <h2 id="recommendations-title" className="mb-3 text-lg font-semibold">
+          Recommendations
+        </h2>
+        <RecommendationsOverview onOpen={(websiteId) => void navigate({ to: '/websites/$websiteId/overview', params: { websiteId } })} />
+      </section>
+
       <IdentifiedVisitorsCard className="mt-6" />
 
       <PurposeStatsCard className="mt-6" description="Acceptance per purpose and how visitors chose, across your websites, all time" />
@@ -140,6 +154,7 @@ function StatCard({ trend, ...tile }: ComponentProps<typeof MetricTile> & { tren
 }
 
 function TopWebsitesCard() {
+  const session = useSession();
   const websiteStats = useQuery(websiteStatsQueryOptions());
   const top = websiteStats.data
     ? [...websiteStats.data].sort((a, b) => b.totalConsents - a.totalConsents).slice(0, topWebsitesShown)
@@ -157,13 +172,24 @@ function TopWebsitesCard() {
         ) : websiteStats.isError ? (
           <p className="py-8 text-center text-muted-foreground">No data available</p>
         ) : top.length === 0 ? (
-          <p className="py-8 text-center text-muted-foreground">No websites yet</p>
+          <div className="flex flex-col items-center gap-3 py-8 text-center">
+            <p className="text-muted-foreground">No websites yet</p>
+            <Button asChild variant="outline" size="sm">
+              <Link to={getWebsitesPath(session)}>Go to Websites</Link>
+            </Button>
+          </div>
         ) : (
           <ol className="space-y-4">
             {top.map((item) => (
               <li key={item.website.id} className="flex items-center justify-between gap-3">
                 <div className="min-w-0">
-                  <p className="font-medium wrap-anywhere">{item.website.name ?? item.website.domain}</p>
+                  <Link
+                    to="/websites/$websiteId/overview"
+                    params={{ websiteId: item.website.id }}
+                    className="font-medium wrap-anywhere text-foreground underline-offset-4 hover:text-primary hover:underline"
+                  >
+                    {item.website.name ?? item.website.domain}
+                  </Link>
                   <p className="text-sm text-muted-foreground">{formatNumber(item.totalConsents)} consents</p>
                 </div>
                 <Badge variant="outline">{formatRate(item.consentRate)}</Badge>

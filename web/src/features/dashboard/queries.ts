@@ -7,6 +7,7 @@ import type { Session } from '../auth/queries';
 import { recentConsentsQueryOptions } from '../consents/queries';
 import { deadLettersQueryOptions } from '../dead-letters/queries';
 import { identifiedVisitorsQueryOptions } from '../leads/queries';
+import { allRecommendationsQueryOptions } from '../recommendations/queries';
 import { consentStatsQueryOptions, dailyConsentStatsQueryOptions, purposeStatsQueryOptions, websiteStatsQueryOptions } from '../stats/queries';
 import { subscriptionUsageQueryOptions } from '../subscription/queries';
 import { websitesQueryOptions } from '../websites/queries';
@@ -20,6 +21,7 @@ export function prefetchDashboard(queryClient: QueryClient, session: Session): v
     queryClient.ensureQueryData(identifiedVisitorsQueryOptions()),
     queryClient.ensureQueryData(purposeStatsQueryOptions()),
     queryClient.ensureQueryData(recentConsentsQueryOptions()),
+    queryClient.ensureQueryData(allRecommendationsQueryOptions()),
     ...(session.admin ? [queryClient.ensureQueryData(deadLettersQueryOptions())] : []),
     ...(session.user ? [queryClient.ensureQueryData(subscriptionUsageQueryOptions())] : []),
   ]);

@@ -1,6 +1,8 @@
 // The Export screen (/export, /user/export, /admin/export): choose all websites or one and CSV or
 // JSON, then download. The button reads 'Exporting...' while the file is prepared (spec section 4).
 // Recent Exports lists what the api recorded (GET /api/exports), refreshed after each download.
+// The old routes redirect to a website's Consent tab, which shows this as its Export section (`websiteId`
+// chosen first, All Websites still offered): exports are of consent records, and owners look for them there.
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Download, FileDown, TriangleExclamationPoint } from 'lucide-react';
 import { useState } from 'react';
@@ -27,9 +29,9 @@ const exportContents = [
   'Geographic data (country and city)',
 ];
 
-export function ExportPage() {
+export function ExportPage({ websiteId: initialWebsiteId }: { websiteId?: string } = {}) {
   const websites = useQuery(websitesQueryOptions());
-  const [websiteId, setWebsiteId] = useState(allWebsites);
+  const [websiteId, setWebsiteId] = useState(initialWebsiteId ?? allWebsites);
   const [format, setFormat] = useState<ExportFormat>('csv');
   const [exporting, setExporting] = useState(false);
   const queryClient = useQueryClient();
@@ -53,7 +55,14 @@ export function ExportPage() {
 
   return (
     <>
-      <PageHeader title="Export Data" description="Download your consent records for audits and analysis." />
+      {initialWebsiteId ? (
+        <div className="mb-4">
+          <h2 className="text-xl font-semibold">Export Data</h2>
+          <p className="text-sm text-muted-foreground">Download your consent records for audits and analysis.</p>
+        </div>
+      ) : (
+        <PageHeader title="Export Data" description="Download your consent records for audits and analysis." />
+      )}
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
         <Card className="lg:col-span-2">
           <CardHeader>

@@ -1,6 +1,8 @@
 // The Installation screen (/installation, /user/installation, /admin/installation): pick a website,
 // get its snippet (Basic), choose banner position and theme (Advanced), preview the banner and the
 // preference centre in any of the banner's languages, and verify that the snippet is live on the site.
+// A website's Installation tab passes its `websiteId`: no list to pick from, and the Setup Guide's
+// platform instructions follow on the same tab (one place for the one job of installing).
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { BookOpen, Globe, LoaderCircle, ShieldCheck } from 'lucide-react';
@@ -33,7 +35,7 @@ import { VerificationResultPanel } from './verification-result';
 import { verificationFailedMessage, verifyInstallation, type VerificationResult, type VerificationState } from './verify-installation';
 
 
-export function InstallationPage() {
+export function InstallationPage({ websiteId }: { websiteId?: string } = {}) {
   const websites = useQuery(websitesQueryOptions());
   const session = useSession();
   // Owners' banners carry their own branding; an admin previews with the installation's.
@@ -41,7 +43,8 @@ export function InstallationPage() {
   const installationBranding = useQuery({ ...publicBrandingQueryOptions(), enabled: session.user === null });
   const branding = session.user ? ownerBranding.data : installationBranding.data;
   const { toast } = useToast();
-  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const [chosenId, setSelectedId] = useState<string | null>(null);
+  const selectedId = websiteId ?? chosenId;
   const [position, setPosition] = useState<BannerPosition>(defaultBannerPosition);
   const [theme, setTheme] = useState<BannerTheme>(defaultBannerTheme);
   const [verification, setVerification] = useState<VerificationState>('idle');
@@ -91,13 +94,11 @@ export function InstallationPage() {
     }
   }
 
-  const setupGuide = session.admin ? '/admin/setup-instructions' : '/user/setup-instructions';
-
   return (
     <>
-      <PageHeader title="Installation" description="Add the consent banner to your website." />
+      {websiteId ? null : <PageHeader title="Installation" description="Add the consent banner to your website." />}
       <div className="grid grid-cols-1 gap-6 lg:grid-cols-3">
-        <Card>
+        <Card hidden={websiteId !== undefined}>
           <CardHeader>
             <CardTitle>Your Websites</CardTitle>
             <CardDescription>Choose a website to install.</CardDescription>
@@ -140,7 +141,7 @@ export function InstallationPage() {
           </CardContent>
         </Card>
 
-        <Card className="lg:col-span-2">
+        <Card className={websiteId ? 'lg:col-span-3' : 'lg:col-span-2'}>
           <CardHeader>
             <CardTitle>{selected ? `Install on ${selected.name}` : 'Installation Code'}</CardTitle>
             <CardDescription>
@@ -214,7 +215,7 @@ export function InstallationPage() {
       </div>
 
       <div className="mt-6 grid grid-cols-1 items-start gap-6 lg:grid-cols-3">
-        <Card className="lg:col-span-2">
+        <Card className={websiteId ? 'lg:col-span-3' : 'lg:col-span-2'}>
           <CardHeader>
             <CardTitle>Verify Installation</CardTitle>
             <CardDescription>Check that the banner script is live on {selected ? selected.domain : 'your website'}.</CardDescription>
@@ -227,14 +228,14 @@ export function InstallationPage() {
             <VerificationResultPanel result={result} />
           </CardContent>
         </Card>
-        <Card>
+        <Card hidden={websiteId !== undefined}>
           <CardHeader>
             <CardTitle>Documentation and Support</CardTitle>
             <CardDescription>Step-by-step instructions for HTML, WordPress, Shopify and React.</CardDescription>
           </CardHeader>
           <CardContent>
             <Button asChild variant="outline" className="w-full">
-              <Link to={setupGuide}>
+              <Link to={session.admin ? '/admin/setup-instructions' : '/user/setup-instructions'}>
                 <BookOpen aria-hidden />
                 Open Setup Guide
               </Link>

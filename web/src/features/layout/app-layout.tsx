@@ -45,7 +45,7 @@ export function AppLayout() {
         )}
       >
         <div className="flex h-16 items-center justify-between border-b px-4">
-          <Link to={mode === 'admin' ? '/admin' : '/dashboard'} onClick={closeMenu} aria-label="Dashboard">
+          <Link to={mode === 'admin' ? '/admin' : '/dashboard'} onClick={closeMenu} aria-label={mode === 'admin' ? 'Dashboard' : 'Overview'}>
             <BrandMark branding={branding} />
           </Link>
           <Button variant="ghost" size="icon" className="lg:hidden" aria-label="Close menu" onClick={closeMenu}>
@@ -54,13 +54,13 @@ export function AppLayout() {
         </div>
         <nav aria-label="Main" className="flex-1 overflow-y-auto p-3">
           <ul className="space-y-1">
-            {getNavigation(mode).map(({ label, to, icon: Icon }) => (
+            {getNavigation(mode).map(({ label, to, icon: Icon, includesNested }) => (
               <li key={label}>
-                {/* Search parameters pick a detail of the same screen (/website-analytics?website=…). */}
+                {/* Search parameters are filters of the same screen (/leads?q=…): still current. */}
                 <Link
                   to={to}
                   onClick={closeMenu}
-                  activeOptions={{ exact: true, includeSearch: false }}
+                  activeOptions={{ exact: !includesNested, includeSearch: false }}
                   className="flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium text-muted-foreground transition-colors hover:bg-accent hover:text-foreground"
                   activeProps={{ className: 'bg-primary/10 text-primary hover:bg-primary/10 hover:text-primary' }}
                 >

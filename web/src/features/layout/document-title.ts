@@ -1,6 +1,7 @@
 // Each screen's browser-tab title, "<Screen> · Consentry", from the route the page is on, so tabs,
 // history and bookmarks say which screen they are. Keyed by the generated route tree's full paths:
-// a new route without a title does not compile.
+// a new route without a title does not compile. Routes that only redirect (the spec's older screens,
+// now tabs of a website's page) keep their old titles, in case a redirect is slow to land.
 import { useRouterState } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import type { FileRouteTypes } from '../../routeTree.gen';
@@ -21,7 +22,7 @@ const screenTitles: Record<FileRouteTypes['fullPaths'], string | null> = {
   '/privacy-policy': 'Privacy Policy',
   '/account': 'Account',
   '/analytics': 'Analytics & Consent',
-  '/dashboard': 'Dashboard',
+  '/dashboard': 'Overview',
   '/export': 'Export',
   '/installation': 'Installation',
   '/recommendations': 'Recommendations',
@@ -29,7 +30,17 @@ const screenTitles: Record<FileRouteTypes['fullPaths'], string | null> = {
   '/setup-instructions': 'Setup Guide',
   '/subscription': 'Subscription',
   '/website-analytics': 'Website Analytics',
-  '/websites': 'Websites',
+  '/websites/': 'Websites',
+  '/websites/$websiteId': 'Website',
+  '/websites/$websiteId/': 'Website',
+  '/websites/$websiteId/overview': 'Overview · Website',
+  '/websites/$websiteId/consent': 'Consent · Website',
+  '/websites/$websiteId/traffic': 'Traffic · Website',
+  '/websites/$websiteId/leads': 'Leads · Website',
+  '/websites/$websiteId/banner': 'Banner · Website',
+  '/websites/$websiteId/scan': 'Cookie scan · Website',
+  '/websites/$websiteId/installation': 'Installation · Website',
+  '/websites/$websiteId/webhooks': 'Webhooks · Website',
   '/admin/login': 'Admin Login',
   '/admin/password': 'Change Password',
   '/user-management': 'User Management',

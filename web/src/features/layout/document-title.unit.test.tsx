@@ -23,7 +23,7 @@ function renderRoutes(initialPath: string) {
 describe('document title', () => {
   it('names the screen the route shows, and follows navigation', async () => {
     const router = renderRoutes('/dashboard');
-    await waitFor(() => expect(document.title).toBe('Dashboard · Consentry'));
+    await waitFor(() => expect(document.title).toBe('Overview · Consentry'));
     await act(() => router.navigate({ to: '/admin/websites' }));
     await waitFor(() => expect(document.title).toBe('Websites · Consentry'));
     await act(() => router.navigate({ to: '/leads/$websiteId/$visitorId', params: { websiteId: 'w1', visitorId: 'v1' } }));
@@ -36,6 +36,10 @@ describe('document title', () => {
     ['/analytics', 'Analytics & Consent · Consentry'],
     ['/user/setup-instructions', 'Setup Guide · Consentry'],
     ['/admin/', 'Dashboard · Consentry'],
+    ['/websites/', 'Websites · Consentry'],
+    ['/websites/$websiteId/overview', 'Overview · Website · Consentry'],
+    ['/websites/$websiteId/scan', 'Cookie scan · Website · Consentry'],
+    ['/websites/$websiteId/installation', 'Installation · Website · Consentry'],
     ['/leads/', 'Leads · Consentry'],
     ['/no-such-screen', 'Consentry'],
     [undefined, 'Consentry'],

@@ -2,7 +2,8 @@
 // filters (website, company, consent status, enrichment, identified between two days), sortable
 // columns, "Load more" keyset pages, the CSV export and audience files for ads platforms. The search
 // lives in the URL (the route hands it in); the list refreshes on its own when the leads projection
-// advances (live updates invalidate ['leads']).
+// advances (live updates invalidate ['leads']). The Leads tab of a website's page shows the same list
+// for its one website (`website`): no website filter, and the tab's own heading.
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { ArrowDown, ArrowUp, ArrowUpDown, ChevronDown, Download, FileDown, Search, Settings, SlidersHorizontal } from 'lucide-react';
@@ -24,6 +25,8 @@ import { useSession } from '../auth/use-session';
 import { downloadFile } from '../export/download-export';
 import { leadIdentificationAnchor } from '../website-settings/validation';
 import { websitesQueryOptions, type Website } from '../websites/queries';
+import { getWebsitesPath } from '../websites/redirects';
+import { WebsiteTabHeading } from '../websites/website-page';
 import { ConsentStatusBadge, EnrichmentStatusBadge } from './badges';
 import {
   consentStatusLabels,
@@ -58,28 +61,40 @@ export interface LeadsPageProps {
   search: LeadsSearch;
   /** Replaces the URL's search (typing replaces the history entry; other changes add one). */
   onSearchChange: (next: LeadsSearch, options?: { replace?: boolean }) => void;
+  /** The one website whose leads are listed (its page's Leads tab); `search.websiteId` is then its id. */
+  website?: Website;
 }
 
-export function LeadsPage({ search, onSearchChange }: LeadsPageProps) {
+export function LeadsPage({ search: searchInUrl, onSearchChange, website }: LeadsPageProps) {
   const websites = useQuery(websitesQueryOptions());
+  const search = website ? { ...searchInUrl, websiteId: website.id } : searchInUrl;
   const leads = useInfiniteQuery(leadsQueryOptions(search));
   const rows = leads.data?.pages.flatMap((page) => page.leads) ?? [];
   // Without a provider a pending enrichment never comes: the badges say it is off instead.
   const enrichmentOn = leads.data?.pages[0]?.enrichmentOn ?? true;
-  const filtered = hasLeadFilters(search);
+  // On a website's tab its website is not a filter the owner chose: nothing to clear.
+  const filtered = hasLeadFilters(website ? { ...search, websiteId: undefined } : search);
 
   function change(next: LeadsSearch, options?: { replace?: boolean }) {
-    onSearchChange(parseLeadsSearch({ ...next }), options);
+    onSearchChange(parseLeadsSearch({ ...next, ...(website ? { websiteId: undefined } : {}) }), options);
   }
 
   return (
     <>
-      <PageHeader
-        title="Leads"
-        description="Visitors who allowed identification and told you who they are."
-        action={<LeadExports search={search} />}
-      />
-      <LeadFilters search={search} websites={websites.data ?? []} onChange={change} />
+      {website ? (
+        <WebsiteTabHeading
+          title="Leads"
+          description={`Visitors of ${website.name} who allowed identification and told you who they are.`}
+          action={<LeadExports search={search} />}
+        />
+      ) : (
+        <PageHeader
+          title="Leads"
+          description="Visitors who allowed identification and told you who they are."
+          action={<LeadExports search={search} />}
+        />
+      )}
+      <LeadFilters search={search} websites={websites.data ?? []} onChange={change} websiteFixed={website !== undefined} />
 
       {leads.isPending ? (
         <LoadingState />
@@ -94,7 +109,7 @@ export function LeadsPage({ search, onSearchChange }: LeadsPageProps) {
               </Button>
             </EmptyState>
           ) : (
-            <NoLeads websites={websites.data ?? []} />
+            <NoLeads websites={website ? [website] : (websites.data ?? [])} />
           )}
         </Card>
       ) : (
@@ -209,18 +224,28 @@ function DebouncedInput({
 }
 
 /** The filters besides the search box that are in use, for the narrow screen's "Filters" button. */
-function countNarrowingFilters(search: LeadsSearch): number {
-  return [search.websiteId, search.company, search.status, search.enrichment, search.from, search.to].filter((value) => value !== undefined && value !== '').length;
+function countNarrowingFilters(search: LeadsSearch, websiteFixed: boolean): number {
+  return [websiteFixed ? undefined : search.websiteId, search.company, search.status, search.enrichment, search.from, search.to].filter((value) => value !== undefined && value !== '').length;
 }
 
-function LeadFilters({ search, websites, onChange }: { search: LeadsSearch; websites: Website[]; onChange: (next: LeadsSearch, options?: { replace?: boolean }) => void }) {
+function LeadFilters({
+  search,
+  websites,
+  onChange,
+  websiteFixed,
+}: {
+  search: LeadsSearch;
+  websites: Website[];
+  onChange: (next: LeadsSearch, options?: { replace?: boolean }) => void;
+  websiteFixed: boolean;
+}) {
   const id = useId();
   const rangeProblem = search.from && search.to && search.from > search.to ? 'The start day is after the end day: no lead can match.' : null;
   // On a phone the six filters would fill the screen before the first lead: they fold behind a button
   // that says how many are in use; the search stays.
   const wide = useMediaQuery('(min-width: 768px)');
   const [unfolded, setUnfolded] = useState(false);
-  const inUse = countNarrowingFilters(search);
+  const inUse = countNarrowingFilters(search, websiteFixed);
   const folded = !wide && !unfolded;
   return (
     <Card className="mb-6">
@@ -249,7 +274,7 @@ function LeadFilters({ search, websites, onChange }: { search: LeadsSearch; webs
           </div>
         ) : null}
         <div id={`${id}-more`} hidden={folded} className="contents">
-          <div className="space-y-2">
+          <div className="space-y-2" hidden={websiteFixed}>
             <Label htmlFor={`${id}-website`}>Website</Label>
             <Select value={search.websiteId ?? anyValue} onValueChange={(value) => onChange({ ...search, websiteId: value === anyValue ? undefined : value })}>
               <SelectTrigger id={`${id}-website`} className={wrappingTrigger}>
@@ -345,7 +370,7 @@ function LeadFilters({ search, websites, onChange }: { search: LeadsSearch; webs
             </p>
           ) : null}
         </div>
-        {hasLeadFilters(search) ? (
+        {hasLeadFilters(websiteFixed ? { ...search, websiteId: undefined } : search) ? (
           <div className="flex items-end">
             <Button variant="ghost" onClick={() => onChange(clearLeadFilters(search))}>
               Clear filters
@@ -367,14 +392,14 @@ function NoLeads({ websites }: { websites: Website[] }) {
     >
       {websites.length === 0 ? (
         <Button asChild variant="outline">
-          <Link to={session.admin ? '/admin/websites' : '/user/websites'}>Go to Websites</Link>
+          <Link to={getWebsitesPath(session)}>Go to Websites</Link>
         </Button>
       ) : (
         <ul className="flex flex-col items-center gap-2">
           {websites.map((website) => (
             <li key={website.id}>
               <Button asChild variant="outline">
-                <Link to="/website-analytics" search={{ website: website.id, tab: 'settings' }} hash={leadIdentificationAnchor}>
+                <Link to="/websites/$websiteId/banner" params={{ websiteId: website.id }} hash={leadIdentificationAnchor}>
                   <Settings aria-hidden />
                   Lead identification on {website.name}
                 </Link>

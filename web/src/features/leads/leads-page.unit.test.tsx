@@ -155,7 +155,34 @@ describe('leads page', () => {
     expect(await screen.findByText('No leads yet')).toBeInTheDocument();
     expect(screen.getByText(/Turn on Lead identification in a website's settings/)).toBeInTheDocument();
     const link = await screen.findByRole('link', { name: 'Lead identification on Shop' });
-    expect(link.getAttribute('href')).toBe('/website-analytics?website=w1&tab=settings#lead-identification');
+    expect(link.getAttribute('href')).toBe('/websites/w1/banner#lead-identification');
+  });
+
+  describe("on a website's Leads tab", () => {
+    const two = [...websites, { id: 'w2', name: 'Blog', domain: 'blog.example', isActive: true, embedCode: 'emb_2', createdAt: '2024-05-02T10:00:00Z' }];
+
+    it('lists that website’s leads only, with no website filter and nothing to clear', async () => {
+      const { requests } = stubFetch({ 'GET /api/websites': () => jsonResponse(two), 'GET /api/leads?': () => jsonResponse({ leads: [], nextCursor: null }) });
+      renderInApp(<LeadsPage website={two[1]!} search={{}} onSearchChange={vi.fn()} />);
+      expect(await screen.findByRole('heading', { level: 2, name: 'Leads' })).toBeInTheDocument();
+      expect(screen.queryByRole('heading', { level: 1 })).not.toBeInTheDocument();
+      // Its empty state points at this website's settings, not every website's.
+      expect(await screen.findByText('No leads yet')).toBeInTheDocument();
+      expect(screen.getByRole('link', { name: 'Lead identification on Blog' })).toHaveAttribute('href', '/websites/w2/banner#lead-identification');
+      expect(screen.queryByRole('link', { name: 'Lead identification on Shop' })).not.toBeInTheDocument();
+      expect(screen.queryByRole('combobox', { name: 'Website' })).not.toBeInTheDocument();
+      expect(screen.queryByRole('button', { name: 'Clear filters' })).not.toBeInTheDocument();
+      expect(requests.find((request) => request.url.startsWith('/api/leads?'))?.url).toContain('websiteId=w2');
+    });
+
+    it('keeps the website out of the search it hands the route', async () => {
+      stubFetch({ 'GET /api/websites': () => jsonResponse(two), 'GET /api/leads?': () => jsonResponse({ leads: [lead({ websiteId: 'w2' })], nextCursor: null }) });
+      const onSearchChange = vi.fn();
+      renderInApp(<LeadsPage website={two[1]!} search={{}} onSearchChange={onSearchChange} />);
+      const table = await screen.findByRole('table', { name: 'Leads' });
+      await userEvent.setup().click(within(table).getByRole('button', { name: /^Lead/ }));
+      expect(onSearchChange).toHaveBeenLastCalledWith({ sort: 'email' }, undefined);
+    });
   });
 
   it('offers to clear the filters when nothing matches them', async () => {

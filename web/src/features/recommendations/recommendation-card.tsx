@@ -79,7 +79,7 @@ export function RecommendationCard({
           </div>
           {restsOnSettings ? (
             <Button asChild variant="outline" size="sm">
-              <Link to="/website-analytics" search={{ website: websiteId, tab: 'settings' }}>
+              <Link to="/websites/$websiteId/banner" params={{ websiteId }}>
                 <Settings aria-hidden />
                 Open website settings
               </Link>

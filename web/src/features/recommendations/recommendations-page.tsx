@@ -87,13 +87,14 @@ export function RecommendationsPage() {
       ) : selected ? (
         <WebsiteReport website={selected} days={days} />
       ) : (
-        <Overview onOpen={setChoice} />
+        <RecommendationsOverview onOpen={setChoice} />
       )}
     </>
   );
 }
 
-function Overview({ onOpen }: { onOpen: (websiteId: string) => void }) {
+/** Every website's recommendations; `onOpen` opens one website's report (here, or on its page). */
+export function RecommendationsOverview({ onOpen }: { onOpen: (websiteId: string) => void }) {
   const reports = useQuery(allRecommendationsQueryOptions());
   if (reports.isPending) return <LoadingState />;
   if (reports.isError) return <ErrorState title="Recommendations could not be loaded." error={reports.error} />;
@@ -159,7 +160,7 @@ function OverviewCard({ item, onOpen }: { item: WebsiteRecommendations; onOpen: 
   );
 }
 
-function WebsiteReport({ website, days }: { website: Website; days: RecommendationPeriod }) {
+export function WebsiteReport({ website, days }: { website: Website; days: RecommendationPeriod }) {
   const report = useQuery(websiteRecommendationsQueryOptions(website.id, days));
   const settings = useQuery(websiteSettingsQueryOptions(website.id));
   if (report.isPending) return <LoadingState />;

@@ -131,7 +131,7 @@ describe('recommendations page', () => {
       // A recommendation resting on a setting shows its value and leads to the website's settings.
       const policy = screen.getByRole('article', { name: 'The banner does not link to a privacy policy' });
       expect(await within(policy).findByText(': None')).toBeInTheDocument();
-      expect(within(policy).getByRole('link', { name: 'Open website settings' })).toHaveAttribute('href', '/website-analytics?website=w1&tab=settings');
+      expect(within(policy).getByRole('link', { name: 'Open website settings' })).toHaveAttribute('href', '/websites/w1/banner');
 
       const period = screen.getByRole('combobox', { name: 'Period' });
       expect(period).toBeEnabled();

@@ -12,6 +12,7 @@ import { getServerMessage } from '../../lib/api';
 import { useSession } from '../auth/use-session';
 import { WebsiteSettingsForm } from '../website-settings/website-settings-form';
 import { websitesQueryOptions } from '../websites/queries';
+import { getWebsitesPath } from '../websites/redirects';
 import { WebsiteSelect } from '../websites/website-select';
 
 export function PrivacyCard() {
@@ -36,7 +37,7 @@ export function PrivacyCard() {
           <div className="space-y-3">
             <p className="text-sm text-muted-foreground">No websites added yet</p>
             <Button asChild variant="outline">
-              <Link to={session.admin ? '/admin/websites' : '/user/websites'}>Add a website</Link>
+              <Link to={getWebsitesPath(session)}>Add a website</Link>
             </Button>
           </div>
         ) : (

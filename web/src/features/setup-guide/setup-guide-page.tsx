@@ -1,6 +1,7 @@
 // The Setup Guide (/setup-instructions, /user/…, /admin/…): how to install the banner on common
 // platforms, configure it and test it, with troubleshooting. Snippets carry the chosen website's
-// embed code in the `data-consentry-id` form the widget also accepts.
+// embed code in the `data-consentry-id` form the widget also accepts. A website's Installation tab
+// shows it under the snippet for its `websiteId`, as a section instead of a page.
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
@@ -54,9 +55,10 @@ const troubleshooting = [
   },
 ];
 
-export function SetupGuidePage() {
+export function SetupGuidePage({ websiteId: fixedWebsiteId }: { websiteId?: string } = {}) {
   const websites = useQuery(websitesQueryOptions());
-  const [websiteId, setWebsiteId] = useState<string | undefined>(undefined);
+  const [chosenId, setWebsiteId] = useState<string | undefined>(undefined);
+  const websiteId = fixedWebsiteId ?? chosenId;
   const website = websites.data?.find((item) => item.id === websiteId) ?? websites.data?.[0];
   const embedCode = website?.embedCode ?? placeholderCode;
   const host = getProductHost();
@@ -64,8 +66,15 @@ export function SetupGuidePage() {
 
   return (
     <>
-      <PageHeader title="Setup Guide" description="Install, configure and test your consent banner." />
-      {websites.data && websites.data.length > 0 ? (
+      {fixedWebsiteId ? (
+        <div className="mt-8 mb-4">
+          <h2 className="text-xl font-semibold">Setup Guide</h2>
+          <p className="text-sm text-muted-foreground">Install, configure and test your consent banner.</p>
+        </div>
+      ) : (
+        <PageHeader title="Setup Guide" description="Install, configure and test your consent banner." />
+      )}
+      {!fixedWebsiteId && websites.data && websites.data.length > 0 ? (
         <div className="mb-6 max-w-sm space-y-2">
           <Label htmlFor="guide-website">Website</Label>
           <Select value={website?.id} onValueChange={setWebsiteId}>

@@ -1,4 +1,4 @@
-// The Consent Data tab of a website: its consent totals and rate (all time), its consent by purpose,
+// The consent figures and records of a website (its page's Consent tab): its consent totals and rate (all time), its consent by purpose,
 // and its latest 50 consent records, taken from the latest 1,000 records grouped by website on the
 // client (spec sections 7 and 9).
 import { useQuery } from '@tanstack/react-query';

@@ -3,6 +3,7 @@ import { Link } from "@tanstack/react-router";
 import { EmptyState } from "../../components/query-state";
 import { Button } from "../../components/ui/button";
 import { useSession } from "../auth/use-session";
+import { getWebsitesPath } from "./redirects";
 
 export function NoWebsites({
   title = "No websites added yet",
@@ -15,7 +16,7 @@ export function NoWebsites({
   return (
     <EmptyState title={title} description={description}>
       <Button asChild variant="outline">
-        <Link to={session.admin ? "/admin/websites" : "/user/websites"}>
+        <Link to={getWebsitesPath(session)}>
           Go to Websites
         </Link>
       </Button>

@@ -1,8 +1,10 @@
-// The Websites screen (/websites, /user/websites, /admin/websites): every website with its status,
-// embed snippet, creation date and id, plus adding and deleting. Websites belong to owner accounts:
-// an admin sees every owner's websites and adds one for the owner they choose in the dialog.
+// The Websites screen (/websites, /admin/websites): every website with its status, embed snippet,
+// creation date and id, plus adding and deleting; each website's name opens its page (its tabs).
+// Websites belong to owner accounts: an admin sees every owner's websites and adds one for the owner
+// they choose in the dialog.
 import { useQuery } from "@tanstack/react-query";
-import { Globe } from "lucide-react";
+import { Link } from "@tanstack/react-router";
+import { ArrowRight, Globe } from "lucide-react";
 import { PageHeader } from "../../components/page-header";
 import {
   EmptyState,
@@ -11,6 +13,7 @@ import {
 } from "../../components/query-state";
 import { SnippetBlock } from "../../components/snippet-block";
 import { Badge } from "../../components/ui/badge";
+import { Button } from "../../components/ui/button";
 import {
   Card,
   CardContent,
@@ -64,7 +67,7 @@ export function WebsitesPage() {
         <Card>
           <EmptyState
             title="No websites yet"
-            description="Add your first website to get its embed code and start recording consent choices."
+            description="Add your first website: you get its embed code, then its page walks you through installing the banner and recording consent choices."
           >
             <AddWebsiteDialog
               triggerLabel="Add Your First Website"
@@ -102,9 +105,14 @@ function WebsiteCard({ website }: { website: Website }) {
           <Globe className="mt-1 size-5 shrink-0 text-primary" aria-hidden />
           <div className="min-w-0 space-y-1">
             <CardTitle className="flex flex-wrap items-center gap-2">
-              <span id={titleId} className="break-words">
+              <Link
+                id={titleId}
+                to="/websites/$websiteId/overview"
+                params={{ websiteId: website.id }}
+                className="break-words underline-offset-4 hover:text-primary hover:underline"
+              >
                 {website.name}
-              </span>
+              </Link>
               <WebsiteStatusBadge isActive={website.isActive} />
             </CardTitle>
             <CardDescription className="wrap-anywhere">
@@ -122,6 +130,19 @@ function WebsiteCard({ website }: { website: Website }) {
             embedCode: website.embedCode,
           })}
         />
+        <div className="flex flex-wrap gap-2">
+          <Button asChild size="sm">
+            <Link to="/websites/$websiteId/overview" params={{ websiteId: website.id }} aria-label={`Open ${website.name}`}>
+              Open website
+              <ArrowRight aria-hidden />
+            </Link>
+          </Button>
+          <Button asChild size="sm" variant="outline">
+            <Link to="/websites/$websiteId/installation" params={{ websiteId: website.id }} aria-label={`Install the banner on ${website.name}`}>
+              Install the banner
+            </Link>
+          </Button>
+        </div>
         <div className="flex flex-wrap gap-x-6 gap-y-1 text-xs text-muted-foreground">
           {website.owner !== undefined ? <WebsiteOwner owner={website.owner} /> : null}
           <span>Created {formatDateTime(website.createdAt)}</span>

@@ -1,10 +1,7 @@
-// `/analytics`: Analytics & Consent, site analytics of one website over a date range.
+// `/analytics`: Analytics & Consent is now a website's Traffic tab (the first website's).
 import { createFileRoute } from '@tanstack/react-router';
-import { AnalyticsPage } from '../../features/analytics/analytics-page';
-import { prefetchScreenData } from '../../lib/screen-data';
-import { websitesQueryOptions } from '../../features/websites/queries';
+import { redirectToWebsiteTab } from '../../features/websites/redirects';
 
 export const Route = createFileRoute('/_app/analytics')({
-  loader: ({ context: { queryClient } }) => prefetchScreenData([queryClient.ensureQueryData(websitesQueryOptions())]),
-  component: AnalyticsPage,
+  beforeLoad: ({ context: { queryClient, session } }) => redirectToWebsiteTab(queryClient, session, { tab: 'traffic' }),
 });

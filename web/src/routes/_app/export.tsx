@@ -1,9 +1,8 @@
-// `/export`: the Export screen.
+// `/export`: Export is now a section of a website's Consent tab (the first website's).
 import { createFileRoute } from '@tanstack/react-router';
-import { ExportPage } from '../../features/export/export-page';
-import { prefetchExportPage } from '../../features/export/queries';
+import { redirectToWebsiteTab } from '../../features/websites/redirects';
+import { exportSectionId } from '../../features/websites/website-tabs';
 
 export const Route = createFileRoute('/_app/export')({
-  loader: ({ context: { queryClient } }) => prefetchExportPage(queryClient),
-  component: ExportPage,
+  beforeLoad: ({ context: { queryClient, session } }) => redirectToWebsiteTab(queryClient, session, { tab: 'consent', hash: exportSectionId }),
 });

@@ -1,9 +1,7 @@
-// `/installation`: the Installation screen.
+// `/installation`: Installation is now a website's Installation tab (the first website's).
 import { createFileRoute } from '@tanstack/react-router';
-import { InstallationPage } from '../../features/installation/installation-page';
-import { prefetchInstallationPage } from '../../features/installation/queries';
+import { redirectToWebsiteTab } from '../../features/websites/redirects';
 
 export const Route = createFileRoute('/_app/installation')({
-  loader: ({ context: { queryClient, session } }) => prefetchInstallationPage(queryClient, session),
-  component: InstallationPage,
+  beforeLoad: ({ context: { queryClient, session } }) => redirectToWebsiteTab(queryClient, session, { tab: 'installation' }),
 });

@@ -1,12 +1,7 @@
-// `/recommendations`: recommendations for every website, or one website over 7, 30 or 90 days.
+// `/recommendations`: Recommendations are now on a website's Overview tab (the first website's).
 import { createFileRoute } from '@tanstack/react-router';
-import { RecommendationsPage } from '../../features/recommendations/recommendations-page';
-import { prefetchScreenData } from '../../lib/screen-data';
-import { allRecommendationsQueryOptions } from '../../features/recommendations/queries';
-import { websitesQueryOptions } from '../../features/websites/queries';
+import { redirectToWebsiteTab } from '../../features/websites/redirects';
 
 export const Route = createFileRoute('/_app/recommendations')({
-  loader: ({ context: { queryClient } }) =>
-    prefetchScreenData([queryClient.ensureQueryData(websitesQueryOptions()), queryClient.ensureQueryData(allRecommendationsQueryOptions())]),
-  component: RecommendationsPage,
+  beforeLoad: ({ context: { queryClient, session } }) => redirectToWebsiteTab(queryClient, session, { tab: 'overview' }),
 });

@@ -1,9 +1,7 @@
-// `/settings`: the Settings screen.
+// `/settings`: an owner's settings (banner, branding) are now a website's Banner tab (the first website's).
 import { createFileRoute } from '@tanstack/react-router';
-import { SettingsPage } from '../../features/settings/settings-page';
-import { prefetchSettingsPage } from '../../features/settings/queries';
+import { redirectToWebsiteTab } from '../../features/websites/redirects';
 
 export const Route = createFileRoute('/_app/settings')({
-  loader: ({ context: { queryClient, session } }) => prefetchSettingsPage(queryClient, session),
-  component: SettingsPage,
+  beforeLoad: ({ context: { queryClient, session } }) => redirectToWebsiteTab(queryClient, session, { tab: 'banner' }),
 });

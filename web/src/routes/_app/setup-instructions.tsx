@@ -1,10 +1,7 @@
-// `/setup-instructions`: the Setup Guide screen.
+// `/setup-instructions`: the Setup Guide is now part of a website's Installation tab (the first website's).
 import { createFileRoute } from '@tanstack/react-router';
-import { SetupGuidePage } from '../../features/setup-guide/setup-guide-page';
-import { prefetchScreenData } from '../../lib/screen-data';
-import { websitesQueryOptions } from '../../features/websites/queries';
+import { redirectToWebsiteTab } from '../../features/websites/redirects';
 
 export const Route = createFileRoute('/_app/setup-instructions')({
-  loader: ({ context: { queryClient } }) => prefetchScreenData([queryClient.ensureQueryData(websitesQueryOptions())]),
-  component: SetupGuidePage,
+  beforeLoad: ({ context: { queryClient, session } }) => redirectToWebsiteTab(queryClient, session, { tab: 'installation' }),
 });

@@ -1,10 +1,8 @@
-// `/user/websites`: the Websites screen.
-import { createFileRoute } from '@tanstack/react-router';
-import { WebsitesPage } from '../../../features/websites/websites-page';
-import { prefetchScreenData } from '../../../lib/screen-data';
-import { websitesQueryOptions } from '../../../features/websites/queries';
+// `/user/websites`: the Websites screen is /websites.
+import { createFileRoute, redirect } from '@tanstack/react-router';
 
 export const Route = createFileRoute('/_app/user/websites')({
-  loader: ({ context: { queryClient } }) => prefetchScreenData([queryClient.ensureQueryData(websitesQueryOptions())]),
-  component: WebsitesPage,
+  beforeLoad: () => {
+    throw redirect({ to: '/websites', replace: true });
+  },
 });
