@@ -247,7 +247,7 @@ describe('an owner whose website has visitors', () => {
     expect(await page.getByText(site.domain, { exact: true }).isVisible()).toBe(true);
 
     await retention.fill('121');
-    await expect.poll(() => privacy.getByText('Enter a whole number of months from 1 to 120.').isVisible()).toBe(true);
+    await expect.poll(() => privacy.getByRole('region', { name: 'Consent lifetime', exact: true }).getByText('Enter a whole number of months from 1 to 120.').isVisible()).toBe(true);
     expect(await privacy.getByRole('button', { name: 'Save Changes' }).isDisabled()).toBe(true);
 
     await retention.fill('12');
@@ -285,7 +285,7 @@ describe('an owner whose website has visitors', () => {
     await websiteTabs().getByRole('link', { name: 'Overview', exact: true }).click();
     await page.waitForURL(`${web.url}/websites/${website.id}/overview`);
     await expect.poll(() => label('Consent Rate: 25.0%').isVisible()).toBe(true);
-    expect(await page.getByRole('article').getByRole('heading', { level: 3 }).allTextContents()).toEqual([
+    await expect.poll(() => page.getByRole('article').getByRole('heading', { level: 3 }).allTextContents()).toEqual([
       'Keep Reject All as easy as Accept All',
       'Consent rate is low',
     ]);

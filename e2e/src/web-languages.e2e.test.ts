@@ -48,7 +48,7 @@ async function choose(scope: Page | Locator, combobox: string, option: string): 
 describe('an owner whose banner speaks German by default', () => {
   it('sets the default language, their own German wording and a rule by region, and finds them after a reload', async () => {
     await page.goto(`${web.url}/websites/${website.id}/banner`);
-    const languages = page.getByRole('region', { name: 'Languages' });
+    const languages = page.getByRole('region', { name: 'Languages & texts' });
     await expect.poll(() => languages.getByRole('combobox', { name: 'Default language' }).textContent()).toBe('English');
     // Our English text is each field's default until the owner types their own.
     await expect.poll(() => languages.getByLabel('Banner title', { exact: true }).getAttribute('placeholder')).toBe('{company} uses cookies');
@@ -73,7 +73,7 @@ describe('an owner whose banner speaks German by default', () => {
     await centreTitle.fill(germanCentreTitle);
     await expect.poll(() => languages.getByText('Your own wording: German (2).').isVisible()).toBe(true);
 
-    const regions = page.getByRole('region', { name: 'Rules by region' });
+    const regions = page.getByRole('region', { name: 'Regions', exact: true });
     expect(await regions.getByText(/opt-out in US states with privacy laws, such as California/).isVisible()).toBe(true);
     expect(await regions.getByRole('switch', { name: 'Ask for consent everywhere (opt-in)' }).getAttribute('aria-checked')).toBe('false');
     await regions.getByRole('button', { name: 'Add region' }).click();
@@ -106,15 +106,16 @@ describe('an owner whose banner speaks German by default', () => {
     ]);
 
     await page.reload();
-    const reloaded = page.getByRole('region', { name: 'Languages' });
+    const reloaded = page.getByRole('region', { name: 'Languages & texts' });
     await expect.poll(() => reloaded.getByRole('combobox', { name: 'Default language' }).textContent()).toBe('German (Deutsch)');
     expect(await reloaded.getByRole('combobox', { name: 'Language to edit' }).textContent()).toBe('German (Deutsch)');
     await expect.poll(() => reloaded.getByLabel('Banner title', { exact: true }).inputValue()).toBe(germanTitle);
     expect(await reloaded.getByLabel('Preference centre title', { exact: true }).inputValue()).toBe(germanCentreTitle);
-    const reloadedRegions = page.getByRole('region', { name: 'Rules by region' });
+    const reloadedRegions = page.getByRole('region', { name: 'Regions', exact: true });
     expect(await reloadedRegions.getByLabel('Region 1', { exact: true }).inputValue()).toBe('US-NY');
     expect(await reloadedRegions.getByRole('combobox', { name: 'Rule for region 1' }).textContent()).toBe('Opt-out');
-    expect(await page.getByRole('region', { name: 'Website settings' }).getByRole('button', { name: 'Save Changes' }).isDisabled()).toBe(true);
+    // Nothing differs from the saved settings: no save bar.
+    expect(await page.getByRole('region', { name: 'Unsaved changes' }).count()).toBe(0);
   });
 
   it('previews the preference centre in German with their title and our German buttons, and in Arabic right to left', async () => {

@@ -122,7 +122,7 @@ describe('an owner whose banner asks for purposes one by one', () => {
     await row.getByLabel('Cookies').fill(' _pk_id,  _pk_ses, ');
 
     await lifetime.fill('25');
-    await expect.poll(() => page.getByText('Enter a whole number of months from 1 to 24.').isVisible()).toBe(true);
+    await expect.poll(() => page.getByRole('region', { name: 'Consent lifetime', exact: true }).getByText('Enter a whole number of months from 1 to 24.').isVisible()).toBe(true);
     expect(await save.isDisabled()).toBe(true);
     await lifetime.fill('6');
     await save.click();

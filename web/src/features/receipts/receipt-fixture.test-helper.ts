@@ -82,6 +82,7 @@ export function buildReceipt() {
       path: [a.toString('hex'), c.toString('hex')],
       seal: { ...header, sealHash, signature },
     },
+    timestamp: null,
     verification: { publicKeyUrl: 'http://localhost/.well-known/consentry/seal-key', keyId, howTo: 'node verify-receipt.mjs receipt.json seal-key.pem' },
   };
   return { receipt, publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(), keyId };

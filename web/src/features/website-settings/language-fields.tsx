@@ -2,7 +2,7 @@
 // browser languages the banner does not speak) and the owner's own wording of its texts, per language,
 // with our text as the default of each. The form owns the state; these draw it and report changes.
 import { useQuery } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { memo, useCallback, useId, useState, type Dispatch, type SetStateAction } from 'react';
 import { LoadingState } from '../../components/query-state';
 import { Button } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
@@ -106,28 +106,41 @@ export function BannerTextsEditor({
   value,
   initialLanguage,
   onChange,
+  language: shownLanguage,
+  onLanguageChange,
 }: {
   value: TextOverrideDrafts;
   /** The language shown first (the website's default). */
   initialLanguage: BannerLanguage;
-  onChange: (drafts: TextOverrideDrafts) => void;
+  /** Called with the next drafts, or with how to make them from the latest (as a state setter is). */
+  onChange: Dispatch<SetStateAction<TextOverrideDrafts>>;
+  /** The language shown, when the form decides it (the save bar opens a text in another language). */
+  language?: BannerLanguage;
+  onLanguageChange?: (language: BannerLanguage) => void;
 }) {
   const id = useId();
-  const [language, setLanguage] = useState<BannerLanguage>(initialLanguage);
+  const [ownLanguage, setOwnLanguage] = useState<BannerLanguage>(initialLanguage);
+  const language = shownLanguage ?? ownLanguage;
+  const setLanguage = onLanguageChange ?? setOwnLanguage;
   const shipped = useQuery(shippedBannerTextsQueryOptions(language));
   const drafts = value[language] ?? {};
   const summary = summariseTextOverrides(value);
   const invalidElsewhere = summary.filter((entry) => entry.invalid > 0 && entry.language !== language);
 
-  function update(key: BannerTextKey, input: string) {
-    const texts = { ...drafts };
-    if (input === '') delete texts[key];
-    else texts[key] = input;
-    const next = { ...value };
-    if (Object.keys(texts).length === 0) delete next[language];
-    else next[language] = texts;
-    onChange(next);
-  }
+  // Stable while the language stays, so typing in one text re-renders that row only.
+  const update = useCallback(
+    (key: BannerTextKey, input: string) =>
+      onChange((current) => {
+        const texts = { ...current[language] };
+        if (input === '') delete texts[key];
+        else texts[key] = input;
+        const next = { ...current };
+        if (Object.keys(texts).length === 0) delete next[language];
+        else next[language] = texts;
+        return next;
+      }),
+    [onChange, language],
+  );
 
   return (
     <fieldset className="space-y-4" aria-describedby={`${id}-hint`}>
@@ -165,7 +178,7 @@ export function BannerTextsEditor({
               textKey={key}
               ours={shipped.data[key]}
               value={drafts[key] ?? ''}
-              onChange={(input) => update(key, input)}
+              onChange={update}
             />
           ))}
         </ul>
@@ -174,7 +187,7 @@ export function BannerTextsEditor({
   );
 }
 
-function BannerTextRow({
+const BannerTextRow = memo(function BannerTextRow({
   language,
   textKey,
   ours,
@@ -185,7 +198,7 @@ function BannerTextRow({
   textKey: BannerTextKey;
   ours: string;
   value: string;
-  onChange: (input: string) => void;
+  onChange: (key: BannerTextKey, input: string) => void;
 }) {
   const id = useId();
   const label = bannerTextLabels[textKey];
@@ -202,21 +215,22 @@ function BannerTextRow({
     value,
     'aria-invalid': !checked.ok,
     'aria-describedby': hinted ? hintId : undefined,
+    'data-settings-field': `text-${language}-${textKey}`,
   };
   return (
     <li className="space-y-2">
       <div className="flex min-h-8 items-center justify-between gap-2">
         <Label htmlFor={id}>{label}</Label>
         {value !== '' ? (
-          <Button type="button" variant="ghost" size="sm" onClick={() => onChange('')} aria-label={`Use our text for ${label}`}>
+          <Button type="button" variant="ghost" size="sm" onClick={() => onChange(textKey, '')} aria-label={`Use our text for ${label}`}>
             Use ours
           </Button>
         ) : null}
       </div>
       {longBannerTextKeys.has(textKey) ? (
-        <Textarea rows={rowsFor(value || ours)} {...field} onChange={(event) => onChange(event.target.value)} />
+        <Textarea rows={rowsFor(value || ours)} {...field} onChange={(event) => onChange(textKey, event.target.value)} />
       ) : (
-        <Input {...field} onChange={(event) => onChange(event.target.value)} />
+        <Input {...field} onChange={(event) => onChange(textKey, event.target.value)} />
       )}
       {problem !== null ? (
         <p id={hintId} className="text-xs text-destructive">
@@ -236,7 +250,7 @@ function BannerTextRow({
       ) : null}
     </li>
   );
-}
+});
 
 /** Enough rows for a text at about 80 characters a line, from 2 to 6. */
 function rowsFor(text: string): number {

@@ -51,10 +51,11 @@ export function LeadIdentificationFields({
   const capId = `${fieldId}-cap`;
   const capHintId = `${fieldId}-cap-hint`;
   return (
-    <section aria-labelledby={id} className="scroll-mt-20 space-y-4 border-t pt-6">
-      <h3 id={id} className="text-base font-semibold">
+    // scroll-mt: below the app's header and the settings' sticky section index.
+    <section aria-labelledby={id} className="scroll-mt-32 space-y-4 rounded-md border p-4">
+      <h4 id={id} className="text-base font-semibold">
         Lead identification
-      </h3>
+      </h4>
       <div className="flex items-start justify-between gap-4">
         <div className="space-y-1">
           <Label htmlFor={switchId}>Identify visitors who allow it</Label>
@@ -104,6 +105,7 @@ export function LeadIdentificationFields({
         <Label htmlFor={capId}>Monthly resolution cap</Label>
         <Input
           id={capId}
+          data-settings-field="monthlyResolutionCap"
           inputMode="numeric"
           className="max-w-48"
           placeholder="No limit"

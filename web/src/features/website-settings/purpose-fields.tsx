@@ -1,6 +1,7 @@
 // The consent-purpose parts of the website settings form: which optional purposes the banner asks for
 // (a checkbox each, at least one; Necessary is always on; Identification shown but switched under
-// Lead identification only) and the services and cookies it lists under them (rows to add and remove). The form owns the state; these draw it and report changes.
+// Lead identification only) and the services and cookies it lists under them (rows to add and
+// remove). The form owns the state; these draw it and report changes.
 import { Plus, Trash2 } from 'lucide-react';
 import { useId, type ReactNode } from 'react';
 import { Button } from '../../components/ui/button';
@@ -56,12 +57,14 @@ export function PurposeCheckboxes({
             </p>
           </div>
         </li>
-        {checklistPurposes.map((purpose) => {
+        {checklistPurposes.map((purpose, index) => {
           const checkboxId = `${id}-${purpose}`;
           return (
             <li key={purpose} className="flex items-start gap-3">
               <Checkbox
                 id={checkboxId}
+                // The save bar's link to "Consent purposes" focuses the first purpose to tick.
+                data-settings-field={index === 0 ? 'purposes' : undefined}
                 className="mt-0.5"
                 checked={value.includes(purpose)}
                 aria-invalid={problem !== null}
@@ -245,6 +248,7 @@ function ServiceRow({
           <RowField label="Name" id={`${id}-name`} problem={checked.name.ok ? null : checked.name.problem}>
             <Input
               id={`${id}-name`}
+              data-settings-field={`service-${draft.key}-name`}
               placeholder="Google Analytics"
               maxLength={maxServiceNameLength}
               value={draft.name}
@@ -261,6 +265,7 @@ function ServiceRow({
           >
             <Input
               id={`${id}-description`}
+              data-settings-field={`service-${draft.key}-description`}
               placeholder="Counts visits and page views"
               maxLength={maxServiceDescriptionLength}
               value={draft.description}
@@ -278,6 +283,7 @@ function ServiceRow({
           >
             <Input
               id={`${id}-cookies`}
+              data-settings-field={`service-${draft.key}-cookies`}
               placeholder="_ga, _gid"
               value={draft.cookies}
               aria-invalid={!checked.cookies.ok}

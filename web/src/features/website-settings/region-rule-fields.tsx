@@ -132,6 +132,7 @@ export function RegionRulesEditor({
                     <TableCell className="align-top">
                       <Input
                         id={`${rowId}-region`}
+                        data-settings-field={`region-${draft.key}`}
                         aria-label={`Region ${number}`}
                         className="min-w-28 uppercase"
                         placeholder="US-CA"

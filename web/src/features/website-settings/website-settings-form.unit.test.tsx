@@ -1,10 +1,13 @@
 // The website settings form (issue 5, spec sections 5 and 9): it fills from the saved settings,
 // accepts a retention period only as a whole number from 1 to 120, sends only what changed, and
 // reports the outcome in a toast. With every setting it also edits the banner's languages (default
-// language, the owner's own wording) and the rules by region.
-import { screen, within } from '@testing-library/react';
+// language, the owner's own wording) and the rules by region. Issue 28: the banner settings in six
+// sections with an index, a save bar that says what is unsaved and which field blocks saving, and a
+// question before leaving with unsaved changes.
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { Link } from '@tanstack/react-router';
 import { jsonResponse, renderInApp, stubFetch } from '../../test/render';
 import { bannerTextsRoute } from './banner-texts.test-helper';
 import {
@@ -29,6 +32,20 @@ const saved = {
   services: [],
   consentLifetimeMonths: 12,
 };
+
+/** Nothing differs from the saved settings: no save bar, so no Save to grey out. */
+function expectNoSaveBar() {
+  expect(screen.queryByRole('region', { name: 'Unsaved changes' })).not.toBeInTheDocument();
+  expect(screen.queryByRole('button', { name: 'Save Changes' })).not.toBeInTheDocument();
+}
+
+/** Save is off, and says why: the bar names the field and its problem, as a link to the field. */
+function expectSaveBlockedBy(label: string, problem: string, more = '') {
+  const save = screen.getByRole('button', { name: 'Save Changes' });
+  expect(save).toBeDisabled();
+  expect(save).toHaveAccessibleDescription(`Fix before saving: ${label}: ${problem}${more}`);
+  expect(within(screen.getByRole('region', { name: 'Unsaved changes' })).getByRole('button', { name: `${label}: ${problem}` })).toBeInTheDocument();
+}
 
 describe('checkRetentionMonths', () => {
   it.each(['1', '12', '24', '120', ' 36 '])('accepts %j', (input) => {
@@ -70,7 +87,7 @@ describe('website settings form', () => {
     const retention = await screen.findByLabelText('Retention period (months)');
     expect(retention).toHaveValue('24');
     expect(screen.getByRole('switch', { name: 'Keep IP addresses truncated' })).toBeChecked();
-    expect(screen.getByRole('button', { name: 'Save Changes' })).toBeDisabled();
+    expectNoSaveBar();
     // The privacy variant offers no banner settings.
     expect(screen.queryByLabelText('Privacy policy URL')).not.toBeInTheDocument();
   });
@@ -84,7 +101,7 @@ describe('website settings form', () => {
     if (input) await user.type(retention, input);
     expect(retention).toHaveAttribute('aria-invalid', 'true');
     expect(screen.getByText('Enter a whole number of months from 1 to 120.')).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Save Changes' })).toBeDisabled();
+    expectSaveBlockedBy('Retention period (months)', 'Enter a whole number of months from 1 to 120.');
     await user.type(retention, '{Enter}');
     expect(requests.filter((request) => request.method === 'PATCH')).toEqual([]);
   });
@@ -101,6 +118,8 @@ describe('website settings form', () => {
     await user.clear(retention);
     await user.type(retention, '12');
     expect(screen.getByText(/^Consent data older than this is deleted/)).toBeInTheDocument();
+    // Settings → Privacy has no sections to name.
+    expect(within(screen.getByRole('region', { name: 'Unsaved changes' })).getByText('1 unsaved change')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Save Changes' }));
 
     expect(await screen.findByText('Settings Updated')).toBeInTheDocument();
@@ -110,7 +129,7 @@ describe('website settings form', () => {
     expect(queryClient.getQueryData(['websites', 'w1', 'settings'])).toMatchObject({ retentionMonths: 12 });
     // Retention is an input of the recommendation rules.
     expect(queryClient.getQueryState(['recommendations', 'all'])?.isInvalidated).toBe(true);
-    expect(screen.getByRole('button', { name: 'Save Changes' })).toBeDisabled();
+    expectNoSaveBar();
   });
 
   it('warns when the period is longer than the privacy text promises', async () => {
@@ -178,12 +197,11 @@ describe('website settings form', () => {
       const url = await screen.findByLabelText('Privacy policy URL');
       expect(url).toHaveAttribute('placeholder', 'https://example.com/privacy');
       const user = userEvent.setup();
-      await user.type(url, 'javascript:alert(1)');
+      fireEvent.change(url, { target: { value: 'javascript:alert(1)' } });
       expect(screen.getByText('Enter a full http or https address, such as https://example.com/privacy.')).toBeInTheDocument();
-      expect(screen.getByRole('button', { name: 'Save Changes' })).toBeDisabled();
+      expectSaveBlockedBy('Privacy policy URL', 'Enter a full http or https address, such as https://example.com/privacy.');
 
-      await user.clear(url);
-      await user.type(url, 'https://shop.example/privacy');
+      fireEvent.change(url, { target: { value: 'https://shop.example/privacy' } });
       await user.click(screen.getByRole('combobox', { name: 'Banner position' }));
       await user.click(await screen.findByRole('option', { name: 'Top' }));
       await user.click(screen.getByRole('button', { name: 'Save Changes' }));
@@ -213,7 +231,7 @@ describe('website settings form', () => {
       expect(within(service).getByLabelText('Description')).toHaveValue('Counts visits');
       expect(within(service).getByLabelText('Cookies')).toHaveValue('_pk_id, _pk_ses');
       expect(screen.getByLabelText('Consent lifetime (months)')).toHaveValue('12');
-      expect(screen.getByRole('button', { name: 'Save Changes' })).toBeDisabled();
+      expectNoSaveBar();
     });
 
     it('needs at least one purpose and a lifetime from 1 to 24 months before Save is on', async () => {
@@ -223,7 +241,7 @@ describe('website settings form', () => {
       const user = userEvent.setup();
       for (const name of ['Preferences', 'Analytics', 'Marketing']) await user.click(within(purposes).getByRole('checkbox', { name }));
       expect(within(purposes).getByText('Choose at least one purpose to ask for.')).toBeInTheDocument();
-      expect(screen.getByRole('button', { name: 'Save Changes' })).toBeDisabled();
+      expectSaveBlockedBy('Consent purposes', 'Choose at least one purpose to ask for.');
 
       // Identification counts as a purpose asked, switched on under Lead identification.
       await user.click(screen.getByRole('switch', { name: 'Identify visitors who allow it' }));
@@ -236,7 +254,7 @@ describe('website settings form', () => {
       await user.type(lifetime, '25');
       expect(lifetime).toHaveAttribute('aria-invalid', 'true');
       expect(screen.getByText('Enter a whole number of months from 1 to 24.')).toBeInTheDocument();
-      expect(screen.getByRole('button', { name: 'Save Changes' })).toBeDisabled();
+      expectSaveBlockedBy('Consent lifetime (months)', 'Enter a whole number of months from 1 to 24.');
       expect(requests.filter((request) => request.method === 'PATCH')).toEqual([]);
     });
 
@@ -250,11 +268,11 @@ describe('website settings form', () => {
       // A new row starts under the first purpose the banner asks for.
       expect(within(service).getByRole('combobox', { name: 'Purpose' })).toHaveTextContent('Preferences');
       expect(within(service).getByText('Enter the name of the service.')).toBeInTheDocument();
-      expect(screen.getByRole('button', { name: 'Save Changes' })).toBeDisabled();
+      expectSaveBlockedBy('Name of service 1', 'Enter the name of the service.');
 
       await user.click(within(service).getByRole('button', { name: 'Remove service 1' }));
       expect(screen.queryByRole('group', { name: 'Service 1' })).not.toBeInTheDocument();
-      expect(screen.getByRole('button', { name: 'Save Changes' })).toBeDisabled();
+      expectNoSaveBar();
     });
 
     it('saves the purposes, services and lifetime that changed, without refreshing the recommendations', async () => {
@@ -274,16 +292,14 @@ describe('website settings form', () => {
       const first = screen.getByRole('group', { name: 'Service 1' });
       await user.click(within(first).getByRole('combobox', { name: 'Purpose' }));
       await user.click(await screen.findByRole('option', { name: 'Marketing' }));
-      await user.type(within(first).getByLabelText('Name'), '  Meta Pixel ');
-      await user.type(within(first).getByLabelText('Cookies'), '_fbp, ,_fbc,');
+      // Names are trimmed and cookie lists parsed before they are sent.
+      fireEvent.change(within(first).getByLabelText('Name'), { target: { value: '  Meta Pixel ' } });
+      fireEvent.change(within(first).getByLabelText('Cookies'), { target: { value: '_fbp, ,_fbc,' } });
       await user.click(screen.getByRole('button', { name: 'Add service' }));
       const second = screen.getByRole('group', { name: 'Service 2' });
-      await user.type(within(second).getByLabelText('Name'), 'Plausible');
-      await user.type(within(second).getByLabelText('Description'), 'Counts visits');
-
-      const lifetime = screen.getByLabelText('Consent lifetime (months)');
-      await user.clear(lifetime);
-      await user.type(lifetime, '6');
+      fireEvent.change(within(second).getByLabelText('Name'), { target: { value: 'Plausible' } });
+      fireEvent.change(within(second).getByLabelText('Description'), { target: { value: 'Counts visits' } });
+      fireEvent.change(screen.getByLabelText('Consent lifetime (months)'), { target: { value: '6' } });
       await user.click(screen.getByRole('button', { name: 'Save Changes' }));
 
       expect(await screen.findByText('Settings Updated')).toBeInTheDocument();
@@ -304,7 +320,7 @@ describe('website settings form', () => {
       // Purposes are no input of the recommendation rules, and the website list did not change.
       expect(queryClient.getQueryState(['recommendations', 'all'])?.isInvalidated).toBe(false);
       expect(queryClient.getQueryState(['websites'])?.isInvalidated).toBe(false);
-      expect(screen.getByRole('button', { name: 'Save Changes' })).toBeDisabled();
+      expectNoSaveBar();
       expect(within(screen.getByRole('group', { name: 'Service 1' })).getByLabelText('Cookies')).toHaveValue('_fbp, _fbc');
     });
 
@@ -344,7 +360,7 @@ describe('website settings form', () => {
         within(section).getByRole('radio', { name: 'All forms with an email field, except those marked data-consentry-identify="off"' }),
       ).not.toBeChecked();
       expect(within(section).getByText(/Consentry\?\.identify\('ada@example\.com'/)).toBeInTheDocument();
-      expect(screen.getByRole('button', { name: 'Save Changes' })).toBeDisabled();
+      expectNoSaveBar();
     });
 
     it('reads Lead identification from the purposes when the api sends no flag', async () => {
@@ -352,7 +368,7 @@ describe('website settings form', () => {
       renderInApp(<WebsiteSettingsForm websiteId="w1" fields="all" />);
       expect(await screen.findByRole('switch', { name: 'Identify visitors who allow it' })).toBeChecked();
       expect(screen.getByRole('radio', { name: /^All forms with an email field/ })).toBeChecked();
-      expect(screen.getByRole('button', { name: 'Save Changes' })).toBeDisabled();
+      expectNoSaveBar();
     });
 
     it('turns it on with the switch alone, saying that every visitor is asked again', async () => {
@@ -450,21 +466,21 @@ describe('website settings form', () => {
         forceOptIn: true,
       });
       renderInApp(<WebsiteSettingsForm websiteId="w1" fields="all" />);
-      const languages = await screen.findByRole('region', { name: 'Languages' });
+      const languages = await screen.findByRole('region', { name: 'Languages & texts' });
       expect(within(languages).getByRole('combobox', { name: 'Default language' })).toHaveTextContent('German (Deutsch)');
       // The editor opens on the default language.
       expect(within(languages).getByRole('combobox', { name: 'Language to edit' })).toHaveTextContent('German (Deutsch)');
       expect(await within(languages).findByLabelText('Preference centre title')).toHaveValue('Ihre Wahl bei {company}');
       expect(within(languages).getByLabelText('Banner title')).toHaveAttribute('placeholder', '{company} verwendet Cookies');
 
-      const regions = screen.getByRole('region', { name: 'Rules by region' });
+      const regions = screen.getByRole('region', { name: 'Regions' });
       expect(within(regions).getByRole('switch', { name: 'Ask for consent everywhere (opt-in)' })).toBeChecked();
       expect(within(regions).getByText(/opt-out in US states with privacy laws, such as California/)).toBeInTheDocument();
       expect(within(regions).getByLabelText('Region 1')).toHaveValue('US-CA');
       expect(within(regions).getByRole('combobox', { name: 'Rule for region 1' })).toHaveTextContent('Opt-in');
       expect(within(regions).getByLabelText('Region 2')).toHaveValue('GB');
       expect(within(regions).getByRole('combobox', { name: 'Rule for region 2' })).toHaveTextContent('Notice only');
-      expect(screen.getByRole('button', { name: 'Save Changes' })).toBeDisabled();
+      expectNoSaveBar();
     });
 
     it('saves a new default language and a German text with the whole map of own wording', async () => {
@@ -472,12 +488,13 @@ describe('website settings form', () => {
       const { queryClient } = renderInApp(<WebsiteSettingsForm websiteId="w1" fields="all" />);
       queryClient.setQueryData(['widget-config', 'embed-1', 'de'], { texts: {} });
       queryClient.setQueryData(['recommendations', 'all'], []);
-      const languages = await screen.findByRole('region', { name: 'Languages' });
+      const languages = await screen.findByRole('region', { name: 'Languages & texts' });
       expect(await within(languages).findByLabelText('Banner title')).toHaveAttribute('placeholder', '{company} uses cookies');
       const user = userEvent.setup();
       await choose('Default language', 'German (Deutsch)', user);
       await choose('Language to edit', 'German (Deutsch)', user);
-      await user.type(await within(languages).findByLabelText('Preference centre title'), '  Ihre Wahl ');
+      // Spaces around the text are trimmed before it is sent.
+      fireEvent.change(await within(languages).findByLabelText('Preference centre title'), { target: { value: '  Ihre Wahl ' } });
       expect(within(languages).getByText('Your own wording: German (1), French (1).')).toBeInTheDocument();
       await user.click(screen.getByRole('button', { name: 'Save Changes' }));
 
@@ -489,7 +506,7 @@ describe('website settings form', () => {
       expect(queryClient.getQueryState(['widget-config', 'embed-1', 'de'])?.isInvalidated).toBe(true);
       expect(queryClient.getQueryState(['recommendations', 'all'])?.isInvalidated).toBe(false);
       expect(within(languages).getByLabelText('Preference centre title')).toHaveValue('Ihre Wahl');
-      expect(screen.getByRole('button', { name: 'Save Changes' })).toBeDisabled();
+      expectNoSaveBar();
     });
 
     it('warns, without blocking, when a text leaves out a placeholder ours has', async () => {
@@ -508,38 +525,38 @@ describe('website settings form', () => {
       const user = userEvent.setup();
       await user.type(notice, '  ');
       expect(screen.getByText('Enter a text, or leave it empty to use ours.')).toBeInTheDocument();
-      expect(screen.getByRole('button', { name: 'Save Changes' })).toBeDisabled();
+      expectSaveBlockedBy('Banner notice (English)', 'Enter a text, or leave it empty to use ours.');
 
       await user.clear(notice);
       await user.click(notice);
       await user.paste('x'.repeat(601));
       expect(screen.getByText('Use at most 600 characters (this text has 601).')).toBeInTheDocument();
       expect(notice).toHaveAttribute('aria-invalid', 'true');
-      expect(screen.getByRole('button', { name: 'Save Changes' })).toBeDisabled();
+      expectSaveBlockedBy('Banner notice (English)', 'Use at most 600 characters (this text has 601).');
 
       // Clearing a text goes back to ours: the saved map is unchanged, so there is nothing to save.
       await user.click(screen.getByRole('button', { name: 'Use our text for Banner notice' }));
-      expect(screen.getByRole('button', { name: 'Save Changes' })).toBeDisabled();
+      expectNoSaveBar();
       expect(requests.filter((request) => request.method === 'PATCH')).toEqual([]);
     });
 
     it('adds, checks and removes region rules and saves them with force opt-in', async () => {
       const { requests } = stubSettings();
       renderInApp(<WebsiteSettingsForm websiteId="w1" fields="all" />);
-      const regions = await screen.findByRole('region', { name: 'Rules by region' });
+      const regions = await screen.findByRole('region', { name: 'Regions' });
       const user = userEvent.setup();
-      const save = screen.getByRole('button', { name: 'Save Changes' });
+      const save = () => screen.getByRole('button', { name: 'Save Changes' });
 
       await user.click(within(regions).getByRole('button', { name: 'Add region' }));
       expect(within(regions).getByRole('combobox', { name: 'Rule for region 2' })).toHaveTextContent('Opt-in');
       expect(within(regions).getByText('Enter EU, a country code such as GB or a US state such as US-CA.')).toBeInTheDocument();
-      expect(save).toBeDisabled();
+      expectSaveBlockedBy('Region 2', 'Enter EU, a country code such as GB or a US state such as US-CA.');
       await user.type(within(regions).getByLabelText('Region 2'), 'usa');
       expect(within(regions).getByLabelText('Region 2')).toHaveAttribute('aria-invalid', 'true');
       await user.clear(within(regions).getByLabelText('Region 2'));
       await user.type(within(regions).getByLabelText('Region 2'), 'us-ca');
       expect(within(regions).getByText('This region already has a rule above.')).toBeInTheDocument();
-      expect(save).toBeDisabled();
+      expectSaveBlockedBy('Region 2', 'This region already has a rule above.');
       await user.clear(within(regions).getByLabelText('Region 2'));
       await user.type(within(regions).getByLabelText('Region 2'), 'us-tx');
       await choose('Rule for region 2', 'Notice only', user);
@@ -550,8 +567,8 @@ describe('website settings form', () => {
       await user.click(within(regions).getByRole('button', { name: 'Remove region 1' }));
       expect(within(regions).getByLabelText('Region 1')).toHaveValue('us-tx');
       await user.click(within(regions).getByRole('switch', { name: 'Ask for consent everywhere (opt-in)' }));
-      expect(save).toBeEnabled();
-      await user.click(save);
+      expect(save()).toBeEnabled();
+      await user.click(save());
 
       expect(await screen.findByText('Settings Updated')).toBeInTheDocument();
       expect(requests.filter((request) => request.method === 'PATCH').map((request) => request.body)).toEqual([
@@ -566,7 +583,7 @@ describe('website settings form', () => {
         jsonResponse({ error: { code: 'INVALID_REQUEST', message: 'Invalid request: regionRules.ZZ: Expected EU, a country code (GB) or a subdivision (US-CA)' } }, 400),
       );
       renderInApp(<WebsiteSettingsForm websiteId="w1" fields="all" />);
-      const regions = await screen.findByRole('region', { name: 'Rules by region' });
+      const regions = await screen.findByRole('region', { name: 'Regions' });
       const user = userEvent.setup();
       await user.click(within(regions).getByRole('button', { name: 'Add region' }));
       await user.type(within(regions).getByLabelText('Region 2'), 'ZZ');
@@ -586,8 +603,238 @@ describe('website settings form', () => {
       stubSettings();
       renderInApp(<WebsiteSettingsForm websiteId="w1" fields="privacy" />);
       await screen.findByLabelText('Retention period (months)');
-      expect(screen.queryByRole('region', { name: 'Languages' })).not.toBeInTheDocument();
-      expect(screen.queryByRole('region', { name: 'Rules by region' })).not.toBeInTheDocument();
+      expect(screen.queryByRole('region', { name: 'Languages & texts' })).not.toBeInTheDocument();
+      expect(screen.queryByRole('region', { name: 'Regions' })).not.toBeInTheDocument();
+    });
+  });
+});
+
+describe('the banner settings in sections (issue 28)', () => {
+  const settings = {
+    ...saved,
+    defaultLanguage: 'en',
+    textOverrides: { fr: { acceptAll: 'Tout accepter' } },
+    regionRules: { 'US-CA': 'opt_in' },
+    forceOptIn: false,
+    identification: false,
+    identificationForms: 'all',
+    monthlyResolutionCap: null,
+    keepPageQueryStrings: false,
+  };
+
+  function stubSettings() {
+    return stubFetch({
+      ...bannerTextsRoute,
+      'GET /api/websites/w1/settings': () => jsonResponse(settings),
+      'PATCH /api/websites/w1/settings': (request) => jsonResponse({ ...settings, ...(request.body as object) }),
+    });
+  }
+
+  const bar = () => screen.getByRole('region', { name: 'Unsaved changes' });
+  const patches = (requests: { method: string; body: unknown }[]) => requests.filter((request) => request.method === 'PATCH').map((request) => request.body);
+
+  it('shows each field in its section, and the index jumps to a section', async () => {
+    stubSettings();
+    renderInApp(<WebsiteSettingsForm websiteId="w1" fields="all" />);
+    const index = await screen.findByRole('navigation', { name: 'Banner settings sections' });
+    expect(within(index).getAllByRole('link').map((link) => link.textContent)).toEqual([
+      'Appearance',
+      'Purposes & services',
+      'Languages & texts',
+      'Regions',
+      'Consent lifetime',
+      'Identification',
+    ]);
+    const fieldsBySection: Record<string, string[]> = {
+      Appearance: ['Banner position', 'Banner theme', 'Privacy policy URL'],
+      'Purposes & services': ['Necessary', 'Preferences', 'Analytics', 'Marketing', 'Identification'],
+      'Languages & texts': ['Default language', 'Language to edit'],
+      Regions: ['Ask for consent everywhere (opt-in)', 'Region 1', 'Rule for region 1'],
+      'Consent lifetime': ['Consent lifetime (months)', 'Policy version', 'Retention period (months)'],
+      Identification: [
+        'Keep IP addresses truncated',
+        'Keep query strings of page addresses',
+        'Identify visitors who allow it',
+        'Only forms marked data-consentry-identify',
+        'Monthly resolution cap',
+      ],
+    };
+    for (const [section, labels] of Object.entries(fieldsBySection)) {
+      const region = screen.getByRole('region', { name: section });
+      for (const label of labels) expect(within(region).getByLabelText(label)).toBeInTheDocument();
+    }
+    expect(within(screen.getByRole('region', { name: 'Purposes & services' })).getByRole('button', { name: 'Add service' })).toBeInTheDocument();
+    expect(await within(screen.getByRole('region', { name: 'Languages & texts' })).findByLabelText('Banner title')).toBeInTheDocument();
+    // Lead identification keeps its anchor, which the Leads screen links to.
+    expect(within(screen.getByRole('region', { name: 'Identification' })).getByRole('region', { name: 'Lead identification' })).toHaveAttribute(
+      'aria-labelledby',
+      'lead-identification',
+    );
+    expectNoSaveBar();
+
+    fireEvent.click(within(index).getByRole('link', { name: 'Consent lifetime' }));
+    expect(screen.getByRole('heading', { name: 'Consent lifetime' })).toHaveFocus();
+  });
+
+  it('counts the unsaved changes and names their sections, in the bar and the index', async () => {
+    stubSettings();
+    renderInApp(<WebsiteSettingsForm websiteId="w1" fields="all" />);
+    const user = userEvent.setup();
+    fireEvent.change(await screen.findByLabelText('Privacy policy URL'), { target: { value: 'https://shop.example/privacy' } });
+    expect(within(bar()).getByText('1 unsaved change in Appearance')).toBeInTheDocument();
+    await user.click(screen.getByRole('switch', { name: 'Ask for consent everywhere (opt-in)' }));
+    expect(within(bar()).getByText('2 unsaved changes in Appearance and Regions')).toBeInTheDocument();
+    const index = screen.getByRole('navigation', { name: 'Banner settings sections' });
+    expect(within(index).getByRole('link', { name: 'Appearance (unsaved changes)' })).toBeInTheDocument();
+    expect(within(index).getByRole('link', { name: 'Regions (unsaved changes)' })).toBeInTheDocument();
+    expect(within(index).getByRole('link', { name: 'Consent lifetime' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Save Changes' })).toBeEnabled();
+
+    // A field typed back to its saved value is no change.
+    fireEvent.change(screen.getByLabelText('Privacy policy URL'), { target: { value: '' } });
+    expect(within(bar()).getByText('1 unsaved change in Regions')).toBeInTheDocument();
+  });
+
+  it('says which field blocks saving and why; a click on it focuses the field', async () => {
+    const { requests } = stubSettings();
+    renderInApp(<WebsiteSettingsForm websiteId="w1" fields="all" />);
+    const url = await screen.findByLabelText('Privacy policy URL');
+    const lifetime = screen.getByLabelText('Consent lifetime (months)');
+    fireEvent.change(lifetime, { target: { value: '25' } });
+    fireEvent.change(url, { target: { value: 'shop.example' } });
+    expect(within(bar()).getByText('2 unsaved changes in Appearance and Consent lifetime')).toBeInTheDocument();
+    // The first in the form's order is named, and how many more there are.
+    expectSaveBlockedBy('Privacy policy URL', 'Enter a full http or https address, such as https://example.com/privacy.', ' (1 more field to fix)');
+    const index = screen.getByRole('navigation', { name: 'Banner settings sections' });
+    expect(within(index).getByRole('link', { name: 'Consent lifetime (a field to fix)' })).toBeInTheDocument();
+
+    lifetime.focus();
+    fireEvent.click(within(bar()).getByRole('button', { name: /^Privacy policy URL: / }));
+    expect(url).toHaveFocus();
+
+    fireEvent.change(url, { target: { value: 'https://shop.example/privacy' } });
+    expectSaveBlockedBy('Consent lifetime (months)', 'Enter a whole number of months from 1 to 24.');
+    fireEvent.click(within(bar()).getByRole('button', { name: /^Consent lifetime \(months\): / }));
+    expect(lifetime).toHaveFocus();
+    // Enter in another field goes to the field to fix too, and sends nothing.
+    fireEvent.submit(url);
+    expect(lifetime).toHaveFocus();
+    expect(patches(requests)).toEqual([]);
+  });
+
+  it('opens a banner text of another language to fix it', async () => {
+    stubSettings();
+    renderInApp(<WebsiteSettingsForm websiteId="w1" fields="all" />);
+    const languages = await screen.findByRole('region', { name: 'Languages & texts' });
+    fireEvent.change(await within(languages).findByLabelText('Banner notice'), { target: { value: '  ' } });
+    const user = userEvent.setup();
+    await user.click(within(languages).getByRole('combobox', { name: 'Language to edit' }));
+    await user.click(await screen.findByRole('option', { name: 'French (Français)' }));
+    expect(await within(languages).findByRole('list', { name: 'Texts in French' })).toBeInTheDocument();
+    expectSaveBlockedBy('Banner notice (English)', 'Enter a text, or leave it empty to use ours.');
+
+    fireEvent.click(within(bar()).getByRole('button', { name: /^Banner notice \(English\): / }));
+    expect(await within(languages).findByRole('list', { name: 'Texts in English' })).toBeInTheDocument();
+    await waitFor(() => expect(within(languages).getByLabelText('Banner notice')).toHaveFocus());
+    expect(within(languages).getByLabelText('Banner notice')).toHaveAttribute('lang', 'en');
+  });
+
+  it('saves the changes of several sections in one PATCH of only those, confirms once, and the bar goes', async () => {
+    const { requests } = stubSettings();
+    const { queryClient } = renderInApp(<WebsiteSettingsForm websiteId="w1" fields="all" />);
+    const user = userEvent.setup();
+    fireEvent.change(await screen.findByLabelText('Privacy policy URL'), { target: { value: 'https://shop.example/privacy' } });
+    await user.click(screen.getByRole('switch', { name: 'Ask for consent everywhere (opt-in)' }));
+    fireEvent.change(screen.getByLabelText('Retention period (months)'), { target: { value: '12' } });
+    await user.click(screen.getByRole('switch', { name: 'Keep IP addresses truncated' }));
+    expect(within(bar()).getByText('4 unsaved changes in Appearance, Regions, Consent lifetime and Identification')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+
+    expect(await screen.findByText('Settings Updated')).toBeInTheDocument();
+    expect(patches(requests)).toEqual([{ privacyPolicyUrl: 'https://shop.example/privacy', forceOptIn: true, retentionMonths: 12, ipAddressMode: 'full' }]);
+    expect(screen.getAllByText('Your website settings have been saved.')).toHaveLength(1);
+    expectNoSaveBar();
+    expect(screen.queryByText(/^Not saved/)).not.toBeInTheDocument();
+    expect(queryClient.getQueryData(['websites', 'w1', 'settings'])).toMatchObject({ retentionMonths: 12, forceOptIn: true });
+    expect(screen.getByLabelText('Privacy policy URL')).toHaveValue('https://shop.example/privacy');
+  });
+
+  it('Discard puts the saved values back and sends nothing', async () => {
+    const { requests } = stubSettings();
+    renderInApp(<WebsiteSettingsForm websiteId="w1" fields="all" />);
+    const user = userEvent.setup();
+    const lifetime = await screen.findByLabelText('Consent lifetime (months)');
+    fireEvent.change(lifetime, { target: { value: '25' } });
+    await user.click(screen.getByRole('button', { name: 'Add region' }));
+    await user.click(screen.getByRole('switch', { name: 'Identify visitors who allow it' }));
+    expect(within(bar()).getByText('3 unsaved changes in Regions, Consent lifetime and Identification')).toBeInTheDocument();
+
+    await user.click(within(bar()).getByRole('button', { name: 'Discard' }));
+    expectNoSaveBar();
+    expect(lifetime).toHaveValue('12');
+    expect(lifetime).toHaveAttribute('aria-invalid', 'false');
+    expect(screen.queryByLabelText('Region 2')).not.toBeInTheDocument();
+    expect(screen.getByRole('switch', { name: 'Identify visitors who allow it' })).not.toBeChecked();
+    expect(patches(requests)).toEqual([]);
+  });
+
+  describe('leaving with unsaved changes', () => {
+    function renderWithLink() {
+      return renderInApp(
+        <>
+          <WebsiteSettingsForm websiteId="w1" fields="all" />
+          <Link to="/dashboard">Dashboard</Link>
+        </>,
+      );
+    }
+
+    it('asks first: Stay keeps the changes, Leave without saving leaves', async () => {
+      const { requests } = stubSettings();
+      renderWithLink();
+      const user = userEvent.setup();
+      fireEvent.change(await screen.findByLabelText('Policy version'), { target: { value: '2' } });
+      await user.click(screen.getByRole('link', { name: 'Dashboard' }));
+      const dialog = await screen.findByRole('alertdialog', { name: 'Leave without saving?' });
+      expect(dialog).toHaveTextContent('1 unsaved change in Consent lifetime. If you leave this page now, it is lost.');
+      await user.click(within(dialog).getByRole('button', { name: 'Stay on this page' }));
+      await waitFor(() => expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument());
+      expect(screen.queryByTestId('navigated-away')).not.toBeInTheDocument();
+      expect(screen.getByLabelText('Policy version')).toHaveValue('2');
+
+      await user.click(screen.getByRole('link', { name: 'Dashboard' }));
+      await user.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Leave without saving' }));
+      expect(await screen.findByTestId('navigated-away')).toBeInTheDocument();
+      expect(patches(requests)).toEqual([]);
+    });
+
+    it('does not ask once the changes are saved', async () => {
+      stubSettings();
+      renderWithLink();
+      const user = userEvent.setup();
+      fireEvent.change(await screen.findByLabelText('Policy version'), { target: { value: '2' } });
+      await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+      expect(await screen.findByText('Settings Updated')).toBeInTheDocument();
+      await user.click(screen.getByRole('link', { name: 'Dashboard' }));
+      expect(await screen.findByTestId('navigated-away')).toBeInTheDocument();
+      expect(screen.queryByRole('alertdialog')).not.toBeInTheDocument();
+    });
+
+    it('has the browser ask before closing or reloading the tab, until the changes are discarded', async () => {
+      stubSettings();
+      renderWithLink();
+      const unload = () => {
+        const event = new Event('beforeunload', { cancelable: true });
+        window.dispatchEvent(event);
+        return event.defaultPrevented;
+      };
+      const version = await screen.findByLabelText('Policy version');
+      expect(unload()).toBe(false);
+      fireEvent.change(version, { target: { value: '2' } });
+      expect(unload()).toBe(true);
+      fireEvent.click(within(bar()).getByRole('button', { name: 'Discard' }));
+      expect(unload()).toBe(false);
+      await userEvent.setup().click(screen.getByRole('link', { name: 'Dashboard' }));
+      expect(await screen.findByTestId('navigated-away')).toBeInTheDocument();
     });
   });
 });
