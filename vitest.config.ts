@@ -23,6 +23,9 @@ export default defineConfig({
           environment: 'node',
           isolate: testIsolation(),
           testTimeout: 60_000,
+          // expect.poll waits for what a browser or a projection shows; its 1 s default is a clock,
+          // not a correctness bound, and two test files share two cores (machines are noisy).
+          expect: { poll: { timeout: 10_000 } },
           hookTimeout: 60_000,
         },
       },
