@@ -35,7 +35,7 @@ async function appendAndSeal(count: number): Promise<number> {
   return (await readLatestSeal(db.pool))!.data.sequence;
 }
 
-const verify = () => verifyLedger(db.pool, { publicKey: signer.publicKey, tsaTrustAnchors: loadTrustAnchors(tsa.caPem) });
+const verify = async () => verifyLedger(db.pool, { publicKey: signer.publicKey, tsaTrustAnchors: await loadTrustAnchors(tsa.caPem) });
 
 describe('time-stamping the seals', () => {
   it('with no token yet, verify says no seal is dated', async () => {

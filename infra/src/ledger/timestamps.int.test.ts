@@ -25,7 +25,7 @@ describe('a token from a good authority', () => {
     const obtained = await requestTimestamp(tsa.url, sealHash);
     expect(Math.abs(Date.parse(obtained.genTime) - before)).toBeLessThan(60_000);
     expect(obtained.serialNumber).toMatch(/^[0-9a-f]+$/);
-    const check = await verifyTimestampToken(obtained.token, datum, loadTrustAnchors(tsa.caPem));
+    const check = await verifyTimestampToken(obtained.token, datum, await loadTrustAnchors(tsa.caPem));
     expect(check).toMatchObject({ ok: true, genTime: obtained.genTime, serialNumber: obtained.serialNumber });
     expect(check.tsa).toContain('CN=Consentry Test TSA');
   });
@@ -33,12 +33,12 @@ describe('a token from a good authority', () => {
   it('does not verify for another seal hash, nor against the public roots alone, nor when a byte of it changes', async () => {
     tsa.behave('good');
     const { token } = await requestTimestamp(tsa.url, sealHash);
-    expect(await verifyTimestampToken(token, Buffer.from('{"sequence":2}'), loadTrustAnchors(tsa.caPem))).toMatchObject({ ok: false, problem: 'wrong-imprint' });
-    expect(await verifyTimestampToken(token, datum, loadTrustAnchors())).toMatchObject({ ok: false, problem: 'untrusted-tsa' });
+    expect(await verifyTimestampToken(token, Buffer.from('{"sequence":2}'), await loadTrustAnchors(tsa.caPem))).toMatchObject({ ok: false, problem: 'wrong-imprint' });
+    expect(await verifyTimestampToken(token, datum, await loadTrustAnchors())).toMatchObject({ ok: false, problem: 'untrusted-tsa' });
     // The token's last bytes are the signature: one flipped bit there breaks it.
     const bytes = Buffer.from(token, 'base64');
     bytes[bytes.length - 3]! ^= 0x01;
-    const tampered = await verifyTimestampToken(bytes.toString('base64'), datum, loadTrustAnchors(tsa.caPem));
+    const tampered = await verifyTimestampToken(bytes.toString('base64'), datum, await loadTrustAnchors(tsa.caPem));
     expect(tampered.ok).toBe(false);
     expect(['bad-signature', 'malformed']).toContain(tampered.problem);
   });
@@ -55,7 +55,7 @@ describe('an authority that misbehaves', () => {
   it('signing with a certificate from a CA nobody trusts: the token is untrusted', async () => {
     tsa.behave('untrusted');
     const { token } = await requestTimestamp(tsa.url, sealHash);
-    const check = await verifyTimestampToken(token, datum, loadTrustAnchors(tsa.caPem));
+    const check = await verifyTimestampToken(token, datum, await loadTrustAnchors(tsa.caPem));
     expect(check).toMatchObject({ ok: false, problem: 'untrusted-tsa' });
     expect(check.message).toContain('Untrusted TSA');
   });
@@ -63,7 +63,7 @@ describe('an authority that misbehaves', () => {
   it('signing with a certificate that expired before the time it states: the token is refused as expired', async () => {
     tsa.behave('expired');
     const { token } = await requestTimestamp(tsa.url, sealHash);
-    const check = await verifyTimestampToken(token, datum, loadTrustAnchors(tsa.caPem));
+    const check = await verifyTimestampToken(token, datum, await loadTrustAnchors(tsa.caPem));
     expect(check).toMatchObject({ ok: false, problem: 'tsa-certificate-expired' });
   });
 

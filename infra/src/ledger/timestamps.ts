@@ -3,11 +3,16 @@
 // hash existed at a time it states. The message imprint is the seal hash itself (SHA-256 of the
 // seal's canonical header), so a token names exactly one seal, and through the chain every seal
 // before it. The ASN.1 (TimeStampReq, TimeStampResp, CMS SignedData, TSTInfo) and the certificate
-// chain are pkijs's; nothing here encodes DER by hand.
+// chain are pkijs's; nothing here encodes DER by hand. pkijs and asn1js are loaded on first use:
+// every process imports this module through the ledger's index, and only the timestamper, verify and
+// receipts need them (about 80 ms of start-up otherwise, issue 35).
 import { createHash, randomBytes, X509Certificate } from 'node:crypto';
 import { rootCertificates } from 'node:tls';
-import * as asn1js from 'asn1js';
-import * as pkijs from 'pkijs';
+import type * as Asn1js from 'asn1js';
+import type * as Pkijs from 'pkijs';
+
+let libraries: Promise<{ readonly pkijs: typeof Pkijs; readonly asn1js: typeof Asn1js }> | undefined;
+const loadLibraries = () => (libraries ??= Promise.all([import('pkijs'), import('asn1js')]).then(([pkijs, asn1js]) => ({ pkijs, asn1js })));
 
 const sha256Oid = '2.16.840.1.101.3.4.2.1';
 const tstInfoOid = '1.2.840.113549.1.9.16.1.4';
@@ -61,7 +66,8 @@ const hex = (bytes: ArrayBuffer | Uint8Array) => Buffer.from(bytes instanceof Ui
 const arrayBufferOf = (bytes: Uint8Array): ArrayBuffer => bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
 
 /** A DER TimeStampReq for `sealHash` (the imprint, SHA-256) with a fresh nonce, asking for the TSA's certificate. */
-export function buildTimestampRequest(sealHash: string): { readonly der: Uint8Array; readonly nonce: string } {
+export async function buildTimestampRequest(sealHash: string): Promise<{ readonly der: Uint8Array; readonly nonce: string }> {
+  const { pkijs, asn1js } = await loadLibraries();
   const nonceBytes = randomBytes(8);
   nonceBytes[0] = (nonceBytes[0]! & 0x7f) | 0x01; // positive, and no leading zero byte to normalise away
   const request = new pkijs.TimeStampReq({
@@ -77,11 +83,11 @@ export function buildTimestampRequest(sealHash: string): { readonly der: Uint8Ar
 }
 
 interface ParsedToken {
-  readonly signedData: pkijs.SignedData;
-  readonly info: pkijs.TSTInfo;
+  readonly signedData: Pkijs.SignedData;
+  readonly info: Pkijs.TSTInfo;
 }
 
-function parseToken(der: Uint8Array): ParsedToken {
+function parseToken(pkijs: typeof Pkijs, der: Uint8Array): ParsedToken {
   const contentInfo = pkijs.ContentInfo.fromBER(arrayBufferOf(der));
   if (contentInfo.contentType !== signedDataOid) throw new Error('the token is not CMS SignedData');
   const signedData = new pkijs.SignedData({ schema: contentInfo.content });
@@ -90,16 +96,17 @@ function parseToken(der: Uint8Array): ParsedToken {
   return { signedData, info };
 }
 
-const imprintOf = (info: pkijs.TSTInfo) => ({
+const imprintOf = (info: Pkijs.TSTInfo) => ({
   algorithm: info.messageImprint.hashAlgorithm.algorithmId,
   hash: hex(info.messageImprint.hashedMessage.getValue()),
 });
 
-const serialOf = (info: pkijs.TSTInfo) => hex(info.serialNumber.valueBlock.valueHexView).replace(/^0+(?=.)/, '');
+const serialOf = (info: Pkijs.TSTInfo) => hex(info.serialNumber.valueBlock.valueHexView).replace(/^0+(?=.)/, '');
 
 /** Asks `tsaUrl` for a token over `sealHash`; checks the reply answers this request (status, imprint, nonce). */
 export async function requestTimestamp(tsaUrl: string, sealHash: string, options: { readonly timeoutMs?: number } = {}): Promise<ObtainedTimestamp> {
-  const { der, nonce } = buildTimestampRequest(sealHash);
+  const { pkijs } = await loadLibraries();
+  const { der, nonce } = await buildTimestampRequest(sealHash);
   let response: Response;
   try {
     response = await fetch(tsaUrl, {
@@ -119,7 +126,7 @@ export async function requestTimestamp(tsaUrl: string, sealHash: string, options
   if (bytes.byteLength === 0 || bytes.byteLength > maxReplyBytes) {
     throw new TimestampRequestError('malformed', `the time-stamping authority ${tsaUrl} sent ${bytes.byteLength} bytes, not a time-stamp reply`);
   }
-  let reply: pkijs.TimeStampResp;
+  let reply: Pkijs.TimeStampResp;
   try {
     reply = pkijs.TimeStampResp.fromBER(arrayBufferOf(bytes));
   } catch (error) {
@@ -133,7 +140,7 @@ export async function requestTimestamp(tsaUrl: string, sealHash: string, options
   const token = new Uint8Array(reply.timeStampToken.toSchema().toBER());
   let parsed: ParsedToken;
   try {
-    parsed = parseToken(token);
+    parsed = parseToken(pkijs, token);
   } catch (error) {
     throw new TimestampRequestError('malformed', `the time-stamping authority ${tsaUrl} sent a token that cannot be read`, { cause: error });
   }
@@ -147,24 +154,26 @@ export async function requestTimestamp(tsaUrl: string, sealHash: string, options
 }
 
 /** The certificates of a PEM bundle (TSA_CA_FILE), or the Mozilla roots Node ships when none is given. */
-export function loadTrustAnchors(pem?: string): pkijs.Certificate[] {
+export async function loadTrustAnchors(pem?: string): Promise<Pkijs.Certificate[]> {
+  const { pkijs } = await loadLibraries();
   const blocks = pem === undefined ? [...rootCertificates] : (pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? []);
   if (pem !== undefined && blocks.length === 0) throw new Error('no PEM certificate found in the time-stamping authorities’ CA file');
   return blocks.map((block) => pkijs.Certificate.fromBER(arrayBufferOf(new X509Certificate(block).raw)));
 }
 
-const subjectOf = (certificate: pkijs.Certificate) => new X509Certificate(Buffer.from(certificate.toSchema().toBER())).subject.replace(/\n/g, ',');
+const subjectOf = (certificate: Pkijs.Certificate) => new X509Certificate(Buffer.from(certificate.toSchema().toBER())).subject.replace(/\n/g, ',');
 
 /**
  * Checks a token against what it should stamp: `datum` is the seal's canonical header (sealHeaderBytes),
  * whose SHA-256 is the seal hash. The imprint is that hash, the TSA's signature verifies, its
  * certificate is for time-stamping, chains to one of `trusted`, and was valid at the time the token states.
  */
-export async function verifyTimestampToken(token: string, datum: Uint8Array, trusted: readonly pkijs.Certificate[]): Promise<TimestampCheck> {
+export async function verifyTimestampToken(token: string, datum: Uint8Array, trusted: readonly Pkijs.Certificate[]): Promise<TimestampCheck> {
+  const { pkijs } = await loadLibraries();
   const sealHash = createHash('sha256').update(datum).digest('hex');
   let parsed: ParsedToken;
   try {
-    parsed = parseToken(Buffer.from(token, 'base64'));
+    parsed = parseToken(pkijs, Buffer.from(token, 'base64'));
   } catch (error) {
     return { ok: false, problem: 'malformed', message: `the token cannot be read (${(error as Error).message})` };
   }
@@ -175,7 +184,7 @@ export async function verifyTimestampToken(token: string, datum: Uint8Array, tru
   if (imprint.algorithm !== sha256Oid || imprint.hash !== sealHash) {
     return { ok: false, problem: 'wrong-imprint', message: `the token stamps ${imprint.hash}, not the seal hash ${sealHash}`, genTime, serialNumber };
   }
-  const certificates = (signedData.certificates ?? []).filter((item): item is pkijs.Certificate => item instanceof pkijs.Certificate);
+  const certificates = (signedData.certificates ?? []).filter((item): item is Pkijs.Certificate => item instanceof pkijs.Certificate);
   const signerInfo = signedData.signerInfos[0];
   const signer = certificates.find((certificate) => {
     const sid = signerInfo?.sid;
@@ -200,7 +209,7 @@ export async function verifyTimestampToken(token: string, datum: Uint8Array, tru
     signatureVerified = result.signatureVerified;
     chainVerified = result.signerCertificateVerified;
   } catch (error) {
-    const failure = error as Partial<pkijs.SignedDataVerifyError>;
+    const failure = error as Partial<Pkijs.SignedDataVerifyError>;
     signatureVerified = failure.signatureVerified;
     chainVerified = failure.signerCertificateVerified;
     if (signatureVerified === false || (signatureVerified === undefined && chainVerified === undefined)) {

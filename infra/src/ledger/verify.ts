@@ -195,7 +195,7 @@ export async function verifyLedger(db: Queryable, options: VerifyOptions): Promi
   const timestamps = await verifyTimestamps(
     db,
     new Map(seals.map(({ sequence, data }) => [sequence, data])),
-    options.tsaTrustAnchors ?? loadTrustAnchors(),
+    options.tsaTrustAnchors ?? (await loadTrustAnchors()),
     (finding) => report(finding),
   );
 

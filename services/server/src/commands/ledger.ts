@@ -35,7 +35,7 @@ export async function runVerify(config: Config, args: readonly string[], io: Job
   const published = values['public-key'] ? createPublicKey(await readFile(values['public-key'], 'utf8')) : undefined;
   // The time-stamping authorities trusted: --tsa-ca, else TSA_CA_FILE, else the public roots.
   const tsaCaFile = values['tsa-ca'] ?? config.TSA_CA_FILE;
-  const tsaTrustAnchors = loadTrustAnchors(tsaCaFile === undefined ? undefined : await readFile(tsaCaFile, 'utf8'));
+  const tsaTrustAnchors = await loadTrustAnchors(tsaCaFile === undefined ? undefined : await readFile(tsaCaFile, 'utf8'));
   const bar = progressBar(io, 'verify', 'seals');
   const started = performance.now();
   const report = await withJobDatabase(config, async (pool) =>
