@@ -10,7 +10,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webAppDir, widgetScriptPath } from '@consentry/server';
-import { startWebSystem, type WebSystem } from './web-harness';
+import { startWebSystemWithWebsite, type WebSystem } from './web-harness';
 
 let web: WebSystem;
 let http: FastifyInstance;
@@ -18,19 +18,7 @@ let cookie: string;
 let embedCode: string;
 
 beforeAll(async () => {
-  web = await startWebSystem('compression');
-  if (!web.system.http) throw new Error('startSystem served no HTTP');
-  http = web.system.http;
-  const registered = await http.inject({
-    method: 'POST',
-    url: '/api/auth/register',
-    headers: { origin: web.url },
-    payload: { email: 'zora@zlib.example.test', password: 'owner-password-e2e', firstName: 'Zora', lastName: 'Zlib' },
-  });
-  expect(registered.statusCode).toBeLessThan(300);
-  cookie = registered.cookies.map((entry) => `${entry.name}=${entry.value}`).join('; ');
-  const website = await http.inject({ method: 'POST', url: '/api/websites', headers: { origin: web.url, cookie }, payload: { name: 'Zlib Bakery', domain: 'zlib.example.test' } });
-  embedCode = (website.json() as { embedCode: string }).embedCode;
+  ({ web, http, cookie, embedCode } = await startWebSystemWithWebsite('compression', { email: 'zora@zlib.example.test', firstName: 'Zora', lastName: 'Zlib' }, { name: 'Zlib Bakery', domain: 'zlib.example.test' }));
 }, 120_000);
 afterAll(async () => {
   await web?.stop();

@@ -3,7 +3,7 @@
 // same-origin resource policy; the api's JSON answers are never stored; and what other websites
 // embed (widget.js, the widget's config, the collection endpoints) stays loadable cross-origin.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWebSystem, type WebSystem } from './web-harness';
+import { startWebSystemWithWebsite, type WebSystem } from './web-harness';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { randomUUID } from 'node:crypto';
 
@@ -13,19 +13,7 @@ let cookie: string;
 let embedCode: string;
 
 beforeAll(async () => {
-  web = await startWebSystem('security_headers');
-  if (!web.system.http) throw new Error('startSystem served no HTTP');
-  http = web.system.http;
-  const registered = await http.inject({
-    method: 'POST',
-    url: '/api/auth/register',
-    headers: { origin: web.url },
-    payload: { email: 'hedda@headers.example.test', password: 'owner-password-e2e', firstName: 'Hedda', lastName: 'Headers' },
-  });
-  expect(registered.statusCode).toBeLessThan(300);
-  cookie = registered.cookies.map((entry) => `${entry.name}=${entry.value}`).join('; ');
-  const website = await http.inject({ method: 'POST', url: '/api/websites', headers: { origin: web.url, cookie }, payload: { name: 'Header Bakery', domain: 'bakery.example.test' } });
-  embedCode = (website.json() as { embedCode: string }).embedCode;
+  ({ web, http, cookie, embedCode } = await startWebSystemWithWebsite('security_headers', { email: 'hedda@headers.example.test', firstName: 'Hedda', lastName: 'Headers' }, { name: 'Header Bakery', domain: 'bakery.example.test' }));
 }, 120_000);
 afterAll(async () => {
   await web?.stop();

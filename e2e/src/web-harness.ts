@@ -4,6 +4,7 @@
 // so the pages of that context are signed in too).
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
 import type { APIRequestContext } from 'playwright-core';
 import { loadConfig } from '@consentry/infra';
 import { createTestDatabase, freePort, type TestDatabase } from '@consentry/infra/testing';
@@ -119,4 +120,24 @@ export async function setOwnerPlan(
     data: { ...plan, subscriptionStatus: 'active', isActive: true },
   });
   await expectOk(response, `PUT /api/admin/users/${userId}`);
+}
+
+/**
+ * The whole server in this process with one owner and one website, reached by `inject` (no browser):
+ * what the int tests of the composed server (headers, compression) start from.
+ */
+export async function startWebSystemWithWebsite(
+  label: string,
+  owner: { email: string; firstName: string; lastName: string },
+  website: { name: string; domain: string },
+): Promise<{ web: WebSystem; http: FastifyInstance; cookie: string; embedCode: string }> {
+  const web = await startWebSystem(label);
+  const http = web.system.http;
+  if (!http) throw new Error('startSystem served no HTTP');
+  const registered = await http.inject({ method: 'POST', url: '/api/auth/register', headers: { origin: web.url }, payload: { ...owner, password: 'owner-password-e2e' } });
+  if (registered.statusCode >= 300) throw new Error(`registering ${owner.email} answered ${registered.statusCode}: ${registered.body}`);
+  const cookie = registered.cookies.map((entry) => `${entry.name}=${entry.value}`).join('; ');
+  const added = await http.inject({ method: 'POST', url: '/api/websites', headers: { origin: web.url, cookie }, payload: website });
+  if (added.statusCode >= 300) throw new Error(`adding ${website.domain} answered ${added.statusCode}: ${added.body}`);
+  return { web, http, cookie, embedCode: (added.json() as { embedCode: string }).embedCode };
 }
