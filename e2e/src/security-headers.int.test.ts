@@ -32,7 +32,8 @@ function cspOf(response: LightMyRequestResponse): Map<string, string[]> {
 }
 
 describe('a page of the web app', () => {
-  it.each(['/', '/login', '/dashboard', '/admin/websites', '/no/such/page'])('%s carries the CSP and the other security headers', async (url) => {
+  // '/assets/' and '/assets' name a folder of the build: the app's page too, never a listing or a 403.
+  it.each(['/', '/login', '/dashboard', '/admin/websites', '/no/such/page', '/assets/', '/assets', '/websites/'])('%s carries the CSP and the other security headers', async (url) => {
     const response = await http.inject({ method: 'GET', url });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('text/html; charset=utf-8');

@@ -36,10 +36,13 @@ export const webAppPlugin: FastifyPluginAsync<WebAppOptions> = async (app, { dis
   if (indexTemplate !== null) {
     await app.register(fastifyStatic, {
       root: distDir,
-      wildcard: false,
+      // One catch-all route that looks the file up per request (a missing file falls through to the
+      // not-found handler below): a route per built file made every start register ~650 routes.
+      wildcard: true,
       index: false,
-      // index.html needs its nonce: it is only ever served by the handler below.
-      allowedPath: (pathName) => pathName !== '/index.html',
+      // index.html needs its nonce: it is only ever served by the handler below, as is every path
+      // ending in '/' (a directory, which would otherwise be refused with a 403).
+      allowedPath: (pathName) => pathName !== '/index.html' && !pathName.endsWith('/'),
       // The .br and .gz forms `npm run build` writes beside each asset (services/server/scripts/
       // precompress.ts), chosen by Accept-Encoding, with Vary; a file without them is sent as it is.
       preCompressed: true,
