@@ -4,14 +4,17 @@
 // module shares the listening socket). Projectors and the relay thus never share an event loop with
 // HTTP. A worker that dies is replaced; Prometheus scrapes the primary, which adds up every
 // worker's metrics with its own. Across machines, each machine runs `--role` (docs/deploy.md).
+//
+// The primary forks its workers before it loads the product's code (system.ts and what it imports,
+// most of a start's time), so that the workers load theirs at the same time on the other cores:
+// only light modules are imported statically here (issue 35).
 import cluster, { type Worker } from 'node:cluster';
 import { availableParallelism } from 'node:os';
-import { buildMetricsServer } from '@consentry/api';
-import { createLogger, type Config } from '@consentry/infra';
-import { AggregatorRegistry, Registry, type MetricObjectWithValues, type MetricValue } from 'prom-client';
-import { startSystem, type Role, type RunningSystem } from './system';
+import type { Config } from '@consentry/infra';
+import type { MetricObjectWithValues, MetricValue } from 'prom-client';
+import { httpRoles, type Role } from './roles';
+import type { RunningSystem } from './system';
 
-const httpRoles: readonly Role[] = ['ingest', 'api'];
 const workerRolesVariable = 'CONSENTRY_WORKER_ROLES';
 
 type MetricsJson = MetricObjectWithValues<MetricValue<string>>[];
@@ -62,12 +65,15 @@ export async function startProduct(config: Config, roles: readonly Role[]): Prom
   const http = roles.filter((role) => httpRoles.includes(role));
   const workers = http.length > 0 ? httpWorkerCount(config, roles) : 0;
   if (workers === 0) {
+    const { startSystem } = await import('./system');
     const system = await startSystem(config, { roles });
     return { system, workers: 0, metricsUrl: system.metricsUrl, stop: () => system.stop() };
   }
 
   const background = roles.filter((role) => !httpRoles.includes(role));
-  const log = createLogger({ level: config.LOG_LEVEL, format: config.LOG_FORMAT }).child({ component: 'cluster' });
+  // Written to before the logger is loaded (a worker that dies at once): the same line on stderr.
+  const toStderr = (fields: object, message: string) => void process.stderr.write(`${message} ${JSON.stringify(fields)}\n`);
+  let log: { error(fields: object, message: string): void; warn(fields: object, message: string): void } = { error: toStderr, warn: toStderr };
   let stopping = false;
   // The workers are forked first and load their code while this process prepares the database; each
   // asks for the database's address and starts serving once it is prepared (runWorker).
@@ -134,6 +140,15 @@ export async function startProduct(config: Config, roles: readonly Role[]): Prom
       ),
     );
   };
+
+  // Only now, with the workers forked, the product's code (the workers load theirs meanwhile).
+  const [{ startSystem }, { createLogger }, { buildMetricsServer }, { AggregatorRegistry, Registry }] = await Promise.all([
+    import('./system'),
+    import('@consentry/infra'),
+    import('@consentry/api'),
+    import('prom-client'),
+  ]);
+  log = createLogger({ level: config.LOG_LEVEL, format: config.LOG_FORMAT }).child({ component: 'cluster' });
 
   // The primary prepares the database (the first admin too when api is served), then lets the workers
   // serve while it starts its own roles.
@@ -214,6 +229,9 @@ export async function startProduct(config: Config, roles: readonly Role[]): Prom
  */
 export async function runWorker(config: Config): Promise<number> {
   const roles = (process.env[workerRolesVariable] ?? '').split(',').filter((role): role is Role => httpRoles.includes(role as Role));
+  // Loaded while the primary prepares the database.
+  const loading = import('./system');
+  loading.catch(() => undefined);
   const connectionString = await new Promise<string | undefined>((resolve) => {
     const listener = (message: PrimaryMessage) => {
       if (message.type !== 'consentry:database') return;
@@ -226,6 +244,7 @@ export async function runWorker(config: Config): Promise<number> {
     process.send?.({ type: 'consentry:database-request' } satisfies WorkerMessage);
   });
   if (connectionString === undefined) return 0;
+  const { startSystem } = await loading;
   const system = await startSystem({ ...config, DATABASE_URL: connectionString }, { roles, bootstrap: false, metricsServer: false, statusMetrics: false });
   process.on('message', (message: PrimaryMessage) => {
     if (message.type !== 'consentry:metrics-request') return;

@@ -63,12 +63,11 @@ import type { Registry } from 'prom-client';
 import { enrichmentProviderFromConfig, startEnrichmentWorker } from '@consentry/jobs';
 import { newFindingsEmail } from '@consentry/jobs';
 import { receiptSignerFor, sealSignerFor } from './seal-key';
+import { RoleError, roles, type Role } from './roles';
 import { installationScanOptions, scanRunnerCount, startScanRunner } from '@consentry/jobs';
 import { startWebhookDeliveryWorker } from '@consentry/jobs';
 
-/** The parts a process can run (`consentry start --role …`); every process runs all by default. */
-export const roles = ['ingest', 'api', 'projectors', 'relay', 'jobs'] as const;
-export type Role = (typeof roles)[number];
+export { parseRoles, RoleError, roles, type Role } from './roles';
 
 export interface SystemOptions {
   /** The parts this process runs (default: all). ingest and api serve HTTP on PORT. */
@@ -177,22 +176,6 @@ function websitesOf(events: readonly StoredEvent[]): string[] {
   return [...ids];
 }
 
-/** Which roles `--role` asked for, checked; the embedded bus cannot be split across processes. */
-export function parseRoles(value: string): Role[] {
-  const asked = value.split(',').map((part) => part.trim()).filter(Boolean);
-  const unknown = asked.filter((role) => !(roles as readonly string[]).includes(role));
-  if (unknown.length > 0 || asked.length === 0) {
-    throw new RoleError(`--role takes a comma-separated list of ${roles.join(', ')} (got ${JSON.stringify(value)})`);
-  }
-  return roles.filter((role) => asked.includes(role));
-}
-
-export class RoleError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'RoleError';
-  }
-}
 
 export async function startSystem(config: Config, options: SystemOptions = {}): Promise<RunningSystem> {
   const running = new Set<Role>(options.roles ?? roles);

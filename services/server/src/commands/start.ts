@@ -4,7 +4,7 @@
 import { parseArgs } from 'node:util';
 import type { Config } from '@consentry/infra';
 import { isClusterWorker, runWorker, startProduct } from '../cluster';
-import { parseRoles, roles as allRoles } from '../system';
+import { parseRoles, roles as allRoles } from '../roles';
 
 export async function runStart(config: Config, args: readonly string[] = []): Promise<number> {
   if (isClusterWorker()) return runWorker(config);
