@@ -81,7 +81,8 @@ export interface RunningTimestamper {
 
 /**
  * Stamps the head of the chain with each authority every `intervalMs`. A failed request is tried
- * again sooner (5 s, doubling, never later than the interval), and reported each time.
+ * again sooner (`retryAfterMs`, 5 s by default, doubling, never later than the interval), and
+ * reported each time; the first round comes as soon after start.
  */
 export function startTimestamper(
   pool: Db,
@@ -89,11 +90,13 @@ export function startTimestamper(
     readonly tsaUrls: readonly string[];
     readonly intervalMs: number;
     readonly timeoutMs?: number;
+    readonly retryAfterMs?: number;
     readonly onError: (error: unknown, tsaUrl: string) => void;
     readonly onStamped?: (token: SealTimestampedData) => void;
   },
 ): RunningTimestamper {
   let stopped = false;
+  const retryAfterMs = options.retryAfterMs ?? 5_000;
   const timers = new Set<NodeJS.Timeout>();
   const running = new Set<Promise<void>>();
   const schedule = (tsaUrl: string, delayMs: number, failures: number) => {
@@ -109,7 +112,7 @@ export function startTimestamper(
           next = failures + 1;
           if (!stopped) options.onError(error, tsaUrl);
         }
-        if (!stopped) schedule(tsaUrl, next === 0 ? options.intervalMs : Math.min(options.intervalMs, 5_000 * 2 ** (next - 1)), next);
+        if (!stopped) schedule(tsaUrl, next === 0 ? options.intervalMs : Math.min(options.intervalMs, retryAfterMs * 2 ** (next - 1)), next);
       })();
       running.add(round);
       void round.finally(() => running.delete(round));
@@ -117,7 +120,7 @@ export function startTimestamper(
     timers.add(timer);
   };
   // The first round soon after start: a restarted installation catches up without waiting a whole interval.
-  for (const tsaUrl of options.tsaUrls) schedule(tsaUrl, Math.min(options.intervalMs, 5_000), 0);
+  for (const tsaUrl of options.tsaUrls) schedule(tsaUrl, Math.min(options.intervalMs, retryAfterMs), 0);
   return {
     async stop() {
       stopped = true;
