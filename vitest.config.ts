@@ -7,18 +7,20 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 import { slowTestFiles, testIsolation, testWorkers } from './vitest.shared.ts';
+import { LongestFirstSequencer } from './vitest.sequencer.ts';
 
 const browserProjects = ['web', 'widget'].filter((dir) => existsSync(`${dir}/vitest.config.ts`));
 
 export default defineConfig({
   test: {
     maxWorkers: testWorkers(availableParallelism()),
+    sequence: { sequencer: LongestFirstSequencer },
     globalSetup: ['./infra/src/testing/global-setup.ts'],
     projects: [
       {
         test: {
           name: 'node',
-          include: ['{events,infra,projections,services,e2e,bench}/**/*.test.ts'],
+          include: ['{events,infra,projections,services,e2e,bench}/**/*.test.ts', 'vitest.*.test.ts'],
           exclude: ['**/node_modules/**', ...slowTestFiles],
           environment: 'node',
           isolate: testIsolation(),
